@@ -1,0 +1,103 @@
+// Public interface of Hetero's kernel transformation library (transform/).
+// The split engine uses only what is declared here; everything else in transform/ is private.
+//
+// Contract in short: analyze() parses an OpenCL C program with libclang and tells, per kernel,
+// what it touches and whether a launch may be split; makeVariants() returns one rewritten program
+// source holding, for every splittable kernel K, two extra kernels:
+//   K__hetero_chunk  runs on the CPU: a sub-NDRange of the original launch (see chunkLaunches()),
+//                    every work-item function returning the original launch's values;
+//   K__hetero_abort  runs on the GPU: the whole NDRange; each work-group returns early once the
+//                    status word says the CPU has completed it (only where DESIGN.md H1 allows).
+// Both take the application's arguments first, unchanged, then the extra arguments described below,
+// so application argument indices stay valid.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetero::transform {
+
+enum class AddressSpace { Private, Global, Constant, Local };
+
+struct ParamInfo {
+    std::string name;
+    std::string typeSpelling;          // as clang spells it, e.g. "__global float *"
+    AddressSpace addressSpace = AddressSpace::Private;  // of the pointee for pointers
+    bool isPointer = false;
+    bool pointeeConst = false;
+    bool isRestrict = false;
+    bool isImage = false;
+    bool isSampler = false;
+    size_t elementSize = 0;            // scalar element size of the pointee (float4 -> 4), 0 unknown
+    bool mayRead = false;              // global/constant memory reachable through it may be read
+    bool mayWrite = false;             // ... may be written
+    std::vector<size_t> storeSizes;    // distinct scalar sizes it is written through (H2)
+};
+
+struct KernelAnalysis {
+    std::string name;
+    std::vector<ParamInfo> params;
+    bool usesGlobalAtomics = false;
+    bool usesLocalAtomics = false;
+    bool usesBarrier = false;
+    bool usesLocalMemory = false;
+    bool usesPrintf = false;
+    bool usesImages = false;
+    bool usesProgramScopeVariables = false;
+    bool storesBeforeLoopEnds = false; // a global store can happen inside a loop (limits abort points)
+    bool splittable = false;
+    std::string reason;                // why not splittable; empty when splittable
+};
+
+struct ProgramAnalysis {
+    bool parsed = false;               // false: clang could not parse; nothing is splittable
+    std::string log;                   // diagnostics and per-kernel reasons, for the build log
+    std::vector<KernelAnalysis> kernels;
+    const KernelAnalysis* find(const std::string& kernelName) const;
+};
+
+// sources: the strings given to clCreateProgramWithSource, in order; options: the build options.
+ProgramAnalysis analyze(const std::vector<std::string>& sources, const std::string& options);
+
+struct Variants {
+    std::string source;                // original program + the __hetero_chunk/__hetero_abort kernels
+    std::string log;
+};
+Variants makeVariants(const std::vector<std::string>& sources, const std::string& options,
+                      const ProgramAnalysis& analysis);
+
+// --- Launch helpers: the extra arguments, computed here so engine and variants agree. ---
+
+struct NDRange {
+    unsigned dims = 1;
+    size_t offset[3] = {0, 0, 0};
+    size_t global[3] = {1, 1, 1};
+    size_t local[3] = {1, 1, 1};       // never 0: the engine resolves a NULL local size first
+    uint64_t numGroups() const;        // flattened count; the last group per dim may be partial
+};
+
+struct ExtraArg {                      // one clSetKernelArg(kernel, firstExtraIndex + i, size, value)
+    size_t size = 0;
+    std::vector<unsigned char> value;
+};
+
+struct SubLaunch {                     // one clEnqueueNDRangeKernel of K__hetero_chunk
+    unsigned dims = 1;
+    size_t offset[3] = {0, 0, 0};
+    size_t global[3] = {1, 1, 1};
+    size_t local[3] = {1, 1, 1};
+    std::vector<ExtraArg> extraArgs;
+};
+
+// The sub-launches that together run exactly the work-groups with flattened IDs in [begin, end)
+// (flattened ID = g0 + n0 * (g1 + n1 * g2)).
+std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end);
+
+// The abortable variant's extra arguments: the status buffer (a cl_mem of two cl_uint: launch id,
+// lowest flattened work-group ID the CPU has completed; groups >= it are skipped) and this launch's id.
+// The caller sets the cl_mem argument itself at index firstExtraIndex; these follow it.
+std::vector<ExtraArg> abortExtraArgs(const NDRange& range, uint32_t launchId);
+
+}  // namespace hetero::transform
