@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -334,6 +335,44 @@ void setArgs(cl_kernel kernel, const Args&... args) {
 
 // Global sizes are rounded up to a multiple of the work-group size (kernels guard their bounds).
 inline size_t roundUp(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+// A buffer sized for `host`, with a non-blocking write of its contents queued (the caller keeps
+// `host` alive until the queue is finished).
+template <class T>
+cl_mem upload(Cl& cl, const std::vector<T>& host, cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  const size_t bytes = host.size() * sizeof(T);
+  cl_mem buffer = createBuffer(cl, flags, bytes);
+  CL_CHECK(clEnqueueWriteBuffer(cl.queue, buffer, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr));
+  return buffer;
+}
+
+// Blocking read of the whole of `host` from `buffer`.
+template <class T>
+void download(Cl& cl, cl_mem buffer, std::vector<T>& host) {
+  CL_CHECK(clEnqueueReadBuffer(cl.queue, buffer, CL_TRUE, 0, host.size() * sizeof(T), host.data(), 0,
+                               nullptr, nullptr));
+}
+
+// Enqueues `kernel` over at least `items` work-items per dimension, in work-groups of `local`
+// (the global size is rounded up to whole work-groups).
+inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items,
+                   std::initializer_list<size_t> local) {
+  if (items.size() != local.size() || items.size() < 1 || items.size() > 3) {
+    std::fprintf(stderr, "error: launch() needs 1 to 3 dimensions, the same for items and local\n");
+    std::exit(2);
+  }
+  size_t global[3], group[3];
+  cl_uint dims = 0;
+  for (auto n = items.begin(), l = local.begin(); n != items.end(); ++n, ++l, ++dims) {
+    group[dims] = *l;
+    global[dims] = roundUp(*n, *l);
+  }
+  CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, dims, nullptr, global, group, 0, nullptr, nullptr));
+}
+
+inline void release(std::initializer_list<cl_mem> buffers) {
+  for (cl_mem buffer : buffers) CL_CHECK(clReleaseMemObject(buffer));
+}
 
 inline double seconds() {
   using clock = std::chrono::steady_clock;
