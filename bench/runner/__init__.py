@@ -1,0 +1,1 @@
+"""The bench/run benchmark runner (standard library only)."""

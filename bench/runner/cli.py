@@ -1,0 +1,287 @@
+"""bench/run: runs the PolyBench programs under every configuration and writes the reports."""
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+from . import chart, configs as configs_module, machine, stats, tables
+from .execute import ERROR, FAIL, NA, PASS, TIMEOUT, RunResult, run_program
+from .progress import Progress
+
+BENCHMARKS = ("2mm", "3mm", "atax", "bicg", "correlation", "covariance", "doitgen", "gemm",
+              "gemver", "gesummv", "gramschmidt", "lu", "mvt", "syr2k", "syrk", "adi",
+              "convolution-2d", "convolution-3d", "fdtd-2d", "jacobi-1d", "jacobi-2d")
+SIZES = ("MINI", "SMALL", "STANDARD", "LARGE", "EXTRALARGE")
+RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(os.path.dirname(RUNNER_DIR))
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="bench/run",
+        description="Run the PolyBench/GPU programs natively and through Hetero, side by side, "
+                    "and write results.csv, derived.csv, results.md and results.png.")
+    parser.add_argument("--build", default=os.environ.get("HETERO_BUILD",
+                                                          os.path.join(REPO_ROOT, "build")),
+                        help="CMake build tree holding bench/polybench-* and vendors/hetero.icd "
+                             "(default $HETERO_BUILD or <repo>/build)")
+    parser.add_argument("--benchmarks", default="all",
+                        help="comma-separated names or 'all' (default all: %s)" % ",".join(BENCHMARKS))
+    parser.add_argument("--sizes", default="STANDARD", help="comma-separated dataset sizes "
+                        "(%s; default STANDARD)" % ",".join(SIZES))
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="runs (processes) per configuration; the median is reported "
+                             "(default 5)")
+    parser.add_argument("--inner-repeat", type=int, default=2,
+                        help="--repeat passed to each program: it times its phase this often and "
+                             "reports the fastest, so first-launch compilation is not measured "
+                             "(default 2)")
+    parser.add_argument("--configs", default="default",
+                        help="comma-separated configurations or groups (default: %s; groups: "
+                             "all, native, static, hetero-all; e.g. static-0.3)"
+                             % configs_module.DEFAULT_SELECTION)
+    parser.add_argument("--out", default="bench-results", help="output folder (default "
+                        "./bench-results)")
+    parser.add_argument("--timeout", type=float, default=600.0,
+                        help="seconds one program run may take before it is killed (default 600)")
+    parser.add_argument("--from", dest="from_runs", default=None,
+                        help="comma-separated runs.csv files of earlier sessions: merge them and "
+                             "write the reports without running anything")
+    parser.add_argument("--list", action="store_true", help="list benchmarks and configurations")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check the runner itself: unit checks, then a MINI native-CPU run "
+                             "into a temporary folder whose CSV/MD/PNG are validated")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.inner_repeat < 1:
+        parser.error("--repeat and --inner-repeat must be at least 1")
+    try:
+        args.config_list = configs_module.select(args.configs)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.benchmarks.strip() == "all":
+        args.benchmark_list = list(BENCHMARKS)
+    else:
+        args.benchmark_list = [b.strip() for b in args.benchmarks.split(",") if b.strip()]
+        unknown = [b for b in args.benchmark_list if b not in BENCHMARKS]
+        if unknown:
+            parser.error("unknown benchmark(s): %s" % ", ".join(unknown))
+    args.size_list = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
+    bad = [s for s in args.size_list if s not in SIZES]
+    if bad or not args.size_list:
+        parser.error("unknown size(s): %s" % ", ".join(bad))
+    return args
+
+
+def executable(build_dir, benchmark):
+    return os.path.join(build_dir, "bench", "polybench-" + benchmark)
+
+
+def run_probe(env, timeout=60):
+    """The platforms the loader shows in env (see probe.py); None with a reason on failure."""
+    try:
+        done = subprocess.run([sys.executable, "-B", os.path.join(RUNNER_DIR, "probe.py")],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "OpenCL probe timed out after %d s" % timeout
+    try:
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None, "OpenCL probe crashed (exit %d): %s" % (done.returncode, done.stderr[-200:])
+    if result.get("error"):
+        return None, "OpenCL probe: %s" % result["error"]
+    return result["platforms"], None
+
+
+def has_device(platforms, name_part, device, exclude=None):
+    for p in platforms or []:
+        if name_part.lower() not in p["name"].lower():
+            continue
+        if exclude and exclude.lower() in p["name"].lower():
+            continue
+        for d in p["devices"]:
+            if device in ("all", "default") or device in d["type"]:
+                return True
+    return False
+
+
+def availability(config_list, build_dir, base_env):
+    """{config name: reason it is n/a, or None if it can run}, plus the native and Hetero probe
+    results for the report header."""
+    native_env = configs_module.all_configs()[0].environment(base_env, build_dir)
+    native, native_error = run_probe(native_env)
+    hetero_seen = None
+    icd = os.path.join(build_dir, "vendors", "hetero.icd")
+    probes = {}
+    reasons = {}
+    for c in config_list:
+        if c.hetero and not os.path.exists(icd):
+            reasons[c.name] = "Hetero not built (no %s)" % icd
+            continue
+        env = c.environment(base_env, build_dir)
+        key = tuple(sorted((k, v) for k, v in env.items()
+                           if k.startswith("HETERO_") or k.startswith("OCL_ICD")))
+        if key not in probes:
+            probes[key] = run_probe(env)
+        platforms, error = probes[key]
+        if error:
+            reasons[c.name] = error
+            continue
+        if c.hetero and hetero_seen is None:
+            hetero_seen = [p for p in platforms if "hetero" in p["name"].lower()]
+        if not has_device(platforms, c.platform, c.device):
+            reasons[c.name] = "no platform '%s' with a %s device" % (c.platform, c.device)
+            continue
+        # Hetero held to one kind of device needs that device natively.
+        held = c.env.get("HETERO_DEVICES")
+        if held and not has_device(native, "", held, exclude="hetero"):
+            reasons[c.name] = "no native %s device for HETERO_DEVICES=%s" % (held, held)
+            continue
+        reasons[c.name] = None
+    if native_error:
+        native = None
+    return reasons, native, hetero_seen
+
+
+def problems_of(summaries):
+    lines = []
+    for s in summaries.values():
+        if s.status not in (PASS, NA):
+            lines.append("%s %s %s: %s %s" % (s.benchmark, s.size, s.config, s.status, s.note))
+    return lines
+
+
+def write_reports(out_dir, header_lines, records, config_list):
+    """Writes results.csv, derived.csv, results.md and results.png; returns the problem lines."""
+    order = {c.name: i for i, c in enumerate(config_list)}
+    summaries = stats.summarise(records)
+    cases = {}
+    for (benchmark, size, _) in summaries:
+        cases.setdefault((benchmark, size), len(cases))
+    summaries = dict(sorted(summaries.items(), key=lambda item: (
+        cases[item[0][:2]], order.get(item[0][2], len(order)))))
+    derived = {metric: stats.derive(summaries, config_list, metric) for metric in stats.METRICS}
+    problems = problems_of(summaries)
+    tables.write_results_csv(os.path.join(out_dir, "results.csv"), summaries, config_list)
+    tables.write_derived_csv(os.path.join(out_dir, "derived.csv"), derived)
+    tables.write_markdown(os.path.join(out_dir, "results.md"), header_lines, summaries,
+                          config_list, derived, "results.png", problems)
+    canvas, _ = chart.render(summaries, list(cases), config_list, "kernel_ms")
+    canvas.save(os.path.join(out_dir, "results.png"))
+    return problems
+
+
+def run_session(args, stream=None):
+    """Runs everything args selects; returns the process exit code (0 all passed, 1 otherwise)."""
+    out_dir = tables.ensure_dir(args.out)
+    build_dir = os.path.abspath(args.build)
+    base_env = dict(os.environ)
+    reasons, native, hetero = availability(args.config_list, build_dir, base_env)
+    runnable = [c for c in args.config_list if reasons[c.name] is None]
+    missing = {b for b in args.benchmark_list if not os.access(executable(build_dir, b), os.X_OK)}
+
+    command_line = " ".join(shlex.quote(a) for a in ["bench/run"] + list(args.argv))
+    header = machine.header_lines(
+        "Hetero PolyBench/GPU results", command_line, REPO_ROOT, build_dir, native, hetero,
+        [("sizes", ",".join(args.size_list)),
+         ("repeats", "%d processes per configuration (median), each timing its phase %d times "
+                     "(fastest)" % (args.repeat, args.inner_repeat)),
+         ("timeout", "%.0f s per run" % args.timeout)]
+        + [("n/a", "`%s`: %s" % (c.name, reasons[c.name])) for c in args.config_list
+           if reasons[c.name]]
+        + ([("not built", ", ".join(sorted(missing)))] if missing else []))
+    with open(os.path.join(out_dir, "session.md"), "w") as out:
+        out.write("\n".join(header) + "\n")
+
+    log = tables.RunLog(os.path.join(out_dir, "runs.csv"))
+    records = []
+
+    def record(benchmark, size, config, repeat, result):
+        records.append((benchmark, size, config, result))
+        log.add(benchmark, size, config, repeat, result)
+
+    total = len(args.size_list) * (len(args.benchmark_list) - len(missing)) * len(runnable) \
+        * args.repeat
+    progress = Progress(total, stream)
+    for size in args.size_list:
+        for benchmark in args.benchmark_list:
+            if benchmark in missing:
+                for c in args.config_list:
+                    record(benchmark, size, c.name, 0, RunResult(
+                        NA, note="%s not built" % executable(build_dir, benchmark)))
+                continue
+            for c in args.config_list:
+                if reasons[c.name]:
+                    record(benchmark, size, c.name, 0, RunResult(NA, note=reasons[c.name]))
+            broken = set()
+            for repeat in range(1, args.repeat + 1):
+                for c in runnable:
+                    if c.name in broken:
+                        progress.step()
+                        continue
+                    progress.update("%s %s %s run %d/%d" % (benchmark, size, c.name, repeat,
+                                                            args.repeat))
+                    command = [executable(build_dir, benchmark), "--size", size, "--platform",
+                               c.platform, "--device", c.device, "--repeat",
+                               str(args.inner_repeat)]
+                    result = run_program(command, c.environment(base_env, build_dir),
+                                         args.timeout)
+                    record(benchmark, size, c.name, repeat, result)
+                    progress.step()
+                    if result.status != PASS:
+                        progress.loud("*** %s: %s %s %s run %d: %s" % (
+                            result.status, benchmark, size, c.name, repeat, result.note))
+                    if result.status in (ERROR, TIMEOUT):
+                        broken.add(c.name)  # no use repeating a crash or a hang
+    progress.finish()
+    log.close()
+
+    problems = write_reports(out_dir, header, records, args.config_list)
+    stream = stream or sys.stderr
+    stream.write("wrote %s/{runs.csv,results.csv,derived.csv,results.md,results.png}\n" % out_dir)
+    if problems:
+        stream.write("*** %d configuration(s) did not pass:\n" % len(problems))
+        for line in problems:
+            stream.write("***   %s\n" % line)
+        return 1
+    return 0
+
+
+def regenerate(args, stream=None):
+    """--from: merge earlier runs.csv files and rewrite the reports."""
+    out_dir = tables.ensure_dir(args.out)
+    records, header = [], []
+    for path in [p.strip() for p in args.from_runs.split(",") if p.strip()]:
+        records.extend(tables.read_runs(path))
+        session = os.path.join(os.path.dirname(path), "session.md")
+        if os.path.exists(session):
+            with open(session) as source:
+                lines = source.read().splitlines()
+            header.extend(["## Session of %s" % path, ""] + [l for l in lines
+                                                              if not l.startswith("# ")] + [""])
+    seen = {config for _, _, config, _ in records}
+    config_list = [c for c in configs_module.all_configs() if c.name in seen]
+    problems = write_reports(out_dir, ["# Hetero PolyBench/GPU results (merged)", ""] + header,
+                             records, config_list)
+    (stream or sys.stderr).write("wrote %s from %d runs\n" % (out_dir, len(records)))
+    return 1 if problems else 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    args.argv = argv
+    if args.list:
+        print("benchmarks: " + " ".join(BENCHMARKS))
+        for c in configs_module.all_configs():
+            print("%-12s %s" % (c.name, c.label))
+        return 0
+    if args.self_test:
+        from . import selftest
+        return selftest.run(args)
+    if args.from_runs:
+        return regenerate(args)
+    return run_session(args)

@@ -1,0 +1,110 @@
+"""The configurations a benchmark runs under: which platform and device the program asks for, and
+which environment it gets.
+
+Native runs see the machine's ordinary ICD registry: OCL_ICD_VENDORS and every HETERO_* variable
+are removed. Hetero runs get OCL_ICD_VENDORS=<build>/vendors so the loader finds the freshly built
+Hetero; OCL_ICD_FILENAMES is removed for them because ocl-icd ignores OCL_ICD_VENDORS while it is
+set (Hetero finds its own backends in /etc/OpenCL/vendors or HETERO_BACKENDS).
+"""
+
+import os
+
+STATIC_SHARES = tuple(round(0.1 * i, 1) for i in range(11))
+
+
+class Config:
+    def __init__(self, name, label, platform, device, hetero=False, env=None, share=None):
+        self.name = name          # short identifier used in files and --configs
+        self.label = label        # human-readable description for the Markdown header
+        self.platform = platform  # substring of the platform name (--platform)
+        self.device = device      # --device argument
+        self.hetero = hetero      # runs through the Hetero ICD of the build tree
+        self.env = dict(env or {})
+        self.share = share        # HETERO_CPU_SHARE for static splits, else None
+
+    @property
+    def is_static(self):
+        return self.share is not None
+
+    def environment(self, base, build_dir):
+        """The child process's environment, built from base (normally os.environ)."""
+        env = {k: v for k, v in base.items() if not k.startswith("HETERO_")}
+        env.pop("OCL_ICD_VENDORS", None)
+        if self.hetero:
+            env.pop("OCL_ICD_FILENAMES", None)
+            env["OCL_ICD_VENDORS"] = os.path.join(os.path.abspath(build_dir), "vendors")
+            # Keep an explicit backend list the user gave; it is Hetero's, not the loader's.
+            if "HETERO_BACKENDS" in base:
+                env["HETERO_BACKENDS"] = base["HETERO_BACKENDS"]
+        env.update(self.env)
+        return env
+
+    def __repr__(self):
+        return "Config(%s)" % self.name
+
+
+def static_name(share):
+    return "static-%.1f" % share
+
+
+def all_configs():
+    """Every known configuration, in the order they are run and shown."""
+    configs = [
+        Config("native-gpu", "native GPU (NVIDIA platform, --device gpu)", "NVIDIA", "gpu"),
+        Config("native-cpu", "native CPU (PoCL platform, --device cpu)", "Portable", "cpu"),
+        Config("hetero-gpu", "Hetero held to the GPU (HETERO_DEVICES=gpu)", "Hetero", "all",
+               hetero=True, env={"HETERO_DEVICES": "gpu"}),
+        Config("hetero-cpu", "Hetero held to the CPU (HETERO_DEVICES=cpu)", "Hetero", "all",
+               hetero=True, env={"HETERO_DEVICES": "cpu"}),
+    ]
+    for share in STATIC_SHARES:
+        configs.append(Config(static_name(share),
+                              "Hetero static split, HETERO_CPU_SHARE=%.1f" % share,
+                              "Hetero", "all", hetero=True,
+                              env={"HETERO_CPU_SHARE": "%.1f" % share}, share=share))
+    configs.append(Config("hetero", "Hetero adaptive split (no knobs set)", "Hetero", "all",
+                          hetero=True))
+    return configs
+
+
+# What runs when --configs is not given: the brief's comparison set (hetero-cpu only on request).
+DEFAULT_SELECTION = "native-gpu,native-cpu,hetero-gpu,static,hetero"
+
+
+def select(spec):
+    """Parses a --configs value: comma-separated names or groups (default, all, native, static,
+    hetero-all). Returns the configurations in canonical order; raises ValueError on unknown names."""
+    known = all_configs()
+    by_name = {c.name: c for c in known}
+    groups = {
+        "all": [c.name for c in known],
+        "default": None,  # expanded below
+        "native": ["native-gpu", "native-cpu"],
+        "static": [static_name(s) for s in STATIC_SHARES],
+        "hetero-all": [c.name for c in known if c.hetero],
+    }
+    wanted = set()
+    pending = [part.strip() for part in spec.split(",") if part.strip()]
+    if not pending:
+        raise ValueError("no configuration named")
+    while pending:
+        item = pending.pop()
+        if item == "default":
+            pending.extend(DEFAULT_SELECTION.split(","))
+        elif item in groups:
+            wanted.update(groups[item])
+        elif item in by_name:
+            wanted.add(item)
+        else:
+            # static-0.30 or static-.3 style spellings of a share
+            if item.startswith("static-"):
+                try:
+                    name = static_name(float(item[len("static-"):]))
+                except ValueError:
+                    name = None
+                if name in by_name:
+                    wanted.add(name)
+                    continue
+            raise ValueError("unknown configuration '%s' (known: %s, or groups %s)" % (
+                item, ", ".join(by_name), ", ".join(sorted(groups))))
+    return [c for c in known if c.name in wanted]

@@ -1,0 +1,98 @@
+"""Runs one benchmark program once and turns its output into a RunResult.
+
+A program prints one line `polybench benchmark=... kernel_ms=... result=PASS|FAIL` and exits
+0 (PASS), 1 (FAIL) or 2 (error). Anything else (no line, a crash, a timeout) is an error here.
+"""
+
+import os
+import shlex
+import signal
+import subprocess
+import time
+
+PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
+
+
+class RunResult:
+    def __init__(self, status, kernel_ms=None, total_ms=None, max_rel_err=None, platform="",
+                 device="", exit_code=None, seconds=0.0, note=""):
+        self.status = status
+        self.kernel_ms = kernel_ms
+        self.total_ms = total_ms
+        self.max_rel_err = max_rel_err
+        self.platform = platform
+        self.device = device
+        self.exit_code = exit_code
+        self.seconds = seconds
+        self.note = note
+
+    def __repr__(self):
+        return "RunResult(%s, kernel_ms=%s, note=%r)" % (self.status, self.kernel_ms, self.note)
+
+
+def parse_result_line(stdout):
+    """Returns the key=value fields of the last `polybench ...` line in stdout, or None."""
+    fields = None
+    for line in stdout.splitlines():
+        if line.startswith("polybench "):
+            try:
+                words = shlex.split(line)
+            except ValueError:
+                continue
+            fields = {}
+            for word in words[1:]:
+                key, sep, value = word.partition("=")
+                if sep:
+                    fields[key] = value
+    return fields
+
+
+def _number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def interpret(exit_code, stdout, stderr, seconds):
+    """Classifies a finished process. PASS needs exit 0, result=PASS and both times present."""
+    fields = parse_result_line(stdout)
+    tail = " ".join((stderr or "").strip().splitlines()[-3:])[-300:]
+    if fields is None:
+        return RunResult(ERROR, exit_code=exit_code, seconds=seconds,
+                         note="no result line (exit %s) %s" % (exit_code, tail))
+    result = RunResult(ERROR, _number(fields.get("kernel_ms")), _number(fields.get("total_ms")),
+                       _number(fields.get("max_rel_err")), fields.get("platform", ""),
+                       fields.get("device", ""), exit_code, seconds)
+    verdict = fields.get("result")
+    if verdict == "PASS" and exit_code == 0 and result.kernel_ms is not None \
+            and result.total_ms is not None:
+        result.status = PASS
+    elif verdict == "FAIL" or exit_code == 1:
+        result.status = FAIL
+        result.note = "result=%s exit %s max_rel_err=%s" % (verdict, exit_code,
+                                                            fields.get("max_rel_err"))
+    else:
+        result.note = "result=%s exit %s %s" % (verdict, exit_code, tail)
+    return result
+
+
+def run_program(command, env, timeout):
+    """Runs command (a list) with env; kills its whole process group after timeout seconds."""
+    start = time.monotonic()
+    try:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   universal_newlines=True, start_new_session=True)
+    except OSError as error:
+        return RunResult(ERROR, note="cannot start: %s" % error)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.communicate()
+        return RunResult(TIMEOUT, seconds=time.monotonic() - start,
+                         note="killed after %.0f s" % timeout)
+    return interpret(process.returncode, stdout, stderr, time.monotonic() - start)

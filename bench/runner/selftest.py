@@ -1,0 +1,228 @@
+"""bench/run --self-test: checks the runner's pieces on known inputs, then runs the given (or every
+built) benchmark at MINI on the native CPU only, once, and validates the files it wrote."""
+
+import csv
+import os
+import sys
+import tempfile
+
+from . import chart, configs, execute, font, png, stats, tables
+from .raster import Canvas
+
+
+class Checker:
+    def __init__(self):
+        self.passed = 0
+        self.failures = []
+
+    def check(self, condition, what):
+        if condition:
+            self.passed += 1
+        else:
+            self.failures.append(what)
+            sys.stderr.write("self-test FAILED: %s\n" % what)
+        return condition
+
+
+def _close(a, b):
+    return a is not None and b is not None and abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+def check_stats(c):
+    c.check(stats.median([3.0, 1.0, 2.0]) == 2.0, "median of odd count")
+    c.check(stats.median([4.0, 1.0, 3.0, 2.0]) == 2.5, "median of even count")
+    c.check(stats.median([]) is None, "median of nothing is None")
+    c.check(_close(stats.ideal_time(1.0, 3.0), 0.75), "ideal time 1/(1/1+1/3)")
+    c.check(stats.ideal_time(None, 3.0) is None, "ideal time needs both devices")
+
+    def run(ms, status=execute.PASS):
+        return execute.RunResult(status, ms, ms * 2, 0.0)
+
+    records = [("b", "MINI", "native-gpu", run(10.0)), ("b", "MINI", "native-gpu", run(12.0)),
+               ("b", "MINI", "native-gpu", run(11.0)), ("b", "MINI", "native-cpu", run(30.0)),
+               ("b", "MINI", "static-0.0", run(10.5)), ("b", "MINI", "static-0.3", run(9.0)),
+               ("b", "MINI", "static-0.5", run(1.0, execute.FAIL)),
+               ("b", "MINI", "hetero", run(8.0)), ("b", "MINI", "hetero-gpu", run(12.0))]
+    summaries = stats.summarise(records)
+    c.check(summaries[("b", "MINI", "native-gpu")].kernel_ms == 11.0, "median over repeats")
+    c.check(summaries[("b", "MINI", "static-0.5")].status == execute.FAIL, "FAIL is kept")
+    d = stats.derive(summaries, configs.all_configs(), "kernel_ms")[0]
+    c.check(_close(d.ideal, 1.0 / (1 / 11.0 + 1 / 30.0)), "derived ideal")
+    c.check(d.best_single == 11.0 and d.best_device == "gpu", "best single device")
+    c.check(_close(d.speedup, 11.0 / 8.0), "Hetero speedup")
+    c.check(_close(d.efficiency, d.ideal / 8.0), "Hetero efficiency")
+    c.check(d.oracle == 9.0 and d.oracle_share == 0.3,
+            "oracle static ignores the failing share 0.5")
+    c.check(_close(d.hetero_gpu_overhead, 12.0 / 11.0), "Hetero-GPU overhead")
+    c.check(_close(stats.geomean([2.0, 8.0]), 4.0), "geomean")
+
+
+def check_execute(c):
+    line = ('polybench benchmark=gemm size=MINI platform="Portable Computing Language" '
+            'device="cpu x" kernel_ms=1.5 total_ms=2.5 max_rel_err=1.0e-07 result=PASS\n')
+    r = execute.interpret(0, "noise\n" + line, "", 0.1)
+    c.check(r.status == execute.PASS and r.kernel_ms == 1.5 and r.total_ms == 2.5
+            and r.device == "cpu x" and r.platform == "Portable Computing Language",
+            "parse a PASS line")
+    r = execute.interpret(1, line.replace("PASS", "FAIL"), "", 0.1)
+    c.check(r.status == execute.FAIL, "result=FAIL is a FAIL")
+    r = execute.interpret(1, line, "", 0.1)
+    c.check(r.status == execute.FAIL, "exit code 1 is a FAIL even with result=PASS")
+    r = execute.interpret(2, "", "error: no platform\n", 0.1)
+    c.check(r.status == execute.ERROR and "no platform" in r.note, "no line is an ERROR")
+    r = execute.interpret(0, line.replace("PASS", "UNCHECKED"), "", 0.1)
+    c.check(r.status == execute.ERROR, "an unchecked run does not count as PASS")
+    r = execute.run_program([sys.executable, "-c", "import time; time.sleep(60)"], dict(os.environ),
+                            1.0)
+    c.check(r.status == execute.TIMEOUT, "a hanging program is killed and reported TIMEOUT")
+
+
+def check_configs(c):
+    names = [x.name for x in configs.select("static-0.3,native")]
+    c.check(names == ["native-gpu", "native-cpu", "static-0.3"], "select by name and group")
+    c.check(len(configs.select("static")) == 11, "eleven static shares 0.0..1.0")
+    try:
+        configs.select("bogus")
+        c.check(False, "unknown configuration is refused")
+    except ValueError:
+        c.check(True, "unknown configuration is refused")
+    base = {"OCL_ICD_VENDORS": "/x", "OCL_ICD_FILENAMES": "libpocl.so.2", "HETERO_CPU_SHARE": "1",
+            "PATH": "/bin"}
+    by_name = {x.name: x for x in configs.all_configs()}
+    native = by_name["native-cpu"].environment(base, "/b")
+    c.check("OCL_ICD_VENDORS" not in native and "HETERO_CPU_SHARE" not in native
+            and native.get("OCL_ICD_FILENAMES") == "libpocl.so.2" and native["PATH"] == "/bin",
+            "native runs drop OCL_ICD_VENDORS and HETERO_* only")
+    static = by_name["static-0.3"].environment(base, "/b")
+    c.check(static.get("OCL_ICD_VENDORS") == "/b/vendors" and "OCL_ICD_FILENAMES" not in static
+            and static.get("HETERO_CPU_SHARE") == "0.3", "a static split's environment")
+    c.check(by_name["hetero"].environment(base, "/b").get("HETERO_CPU_SHARE") is None,
+            "adaptive Hetero gets no inherited share")
+
+
+def check_png_and_chart(c):
+    canvas = Canvas(7, 5)
+    canvas.fill_rect(2, 1, 4, 3, (10, 20, 30))
+    width, height, pixels = png.decode_rgb(canvas.png_bytes())
+    c.check((width, height) == (7, 5) and pixels == bytes(canvas.pixels), "PNG round trip")
+    c.check(canvas.pixel(3, 2) == (10, 20, 30) and canvas.pixel(4, 2) == (255, 255, 255),
+            "rectangles are half-open")
+    broken = bytearray(canvas.png_bytes())
+    broken[-20] ^= 0xFF
+    try:
+        png.decode_rgb(bytes(broken))
+        c.check(False, "a corrupted PNG is refused")
+    except ValueError:
+        c.check(True, "a corrupted PNG is refused")
+
+    labels = [x.name for x in configs.all_configs()] + ["convolution-2d", "fdtd-2d", "2mm"]
+    c.check(all(font.has_glyph(ch) for label in labels for ch in label), "every label has glyphs")
+
+    def run(ms):
+        return execute.RunResult(execute.PASS, ms, ms, 0.0)
+
+    chosen = configs.select("native-gpu,native-cpu,hetero")
+    records = [("x", "MINI", "native-gpu", run(10.0)), ("x", "MINI", "native-cpu", run(50.0)),
+               ("x", "MINI", "hetero", run(5.0))]
+    summaries = stats.summarise(records)
+    canvas, bars = chart.render(summaries, [("x", "MINI")], chosen)
+    by_config = {b["config"]: b for b in bars}
+    c.check(set(by_config) == {"native-gpu", "native-cpu", "hetero"}, "one bar per configuration")
+    gpu, cpu, het = by_config["native-gpu"], by_config["native-cpu"], by_config["hetero"]
+    c.check(gpu["value"] == 1.0 and het["value"] == 0.5 and cpu["clipped"],
+            "bars normalised to the best native device; 5x is clipped")
+    c.check(gpu["y1"] - gpu["y0"] == chart.PLOT_H // 2 and het["y1"] - het["y0"] == chart.PLOT_H // 4,
+            "bar heights are linear in the value")
+    for b in (gpu, het):
+        mid = ((b["x0"] + b["x1"]) // 2, (b["y0"] + b["y1"]) // 2)
+        c.check(canvas.pixel(*mid) == b["colour"], "bar %s is drawn in its colour" % b["config"])
+
+
+def validate_outputs(c, out_dir, benchmarks):
+    with open(os.path.join(out_dir, "results.csv"), newline="") as source:
+        reader = csv.reader(source)
+        header = next(reader, None)
+        rows = [dict(zip(header, row)) for row in reader]
+    c.check(tuple(header or ()) == tables.RESULT_COLUMNS, "results.csv header")
+    c.check(sorted(r["benchmark"] for r in rows) == sorted(benchmarks),
+            "results.csv has one row per benchmark")
+    c.check(all(r["config"] == "native-cpu" and r["size"] == "MINI" for r in rows),
+            "results.csv holds native-cpu at MINI only")
+    for r in rows:
+        ok = r["status"] == "PASS"
+        try:
+            ok = ok and 0 < float(r["kernel_ms"]) <= float(r["total_ms"])
+        except ValueError:
+            ok = False
+        c.check(ok, "%s: PASS with 0 < kernel_ms <= total_ms (%s)" % (r["benchmark"], r))
+    with open(os.path.join(out_dir, "derived.csv"), newline="") as source:
+        c.check(tuple(next(csv.reader(source), ())) == tables.DERIVED_COLUMNS, "derived.csv header")
+    with open(os.path.join(out_dir, "runs.csv"), newline="") as source:
+        runs = list(csv.DictReader(source))
+    c.check(len(runs) == len(benchmarks), "runs.csv: one run per benchmark")
+    with open(os.path.join(out_dir, "results.md")) as source:
+        md = source.read()
+    c.check(md.startswith("# ") and "- date: " in md and "- CPU: " in md,
+            "results.md starts with the machine header")
+    c.check("| benchmark | size | native-cpu |" in md, "results.md has the time table")
+    for b in benchmarks:
+        c.check(("| %s | MINI | " % b) in md, "results.md has a row for %s" % b)
+    c.check("](results.png)" in md, "results.md shows the chart")
+    try:
+        with open(os.path.join(out_dir, "results.png"), "rb") as source:
+            width, height, pixels = png.decode_rgb(source.read())
+        colour = bytes(chart.colour_of(configs.select("native-cpu")[0]))
+        c.check(width >= 100 and height >= 100, "results.png has a sensible size")
+        c.check(colour in bytes(pixels), "results.png contains a native-cpu bar")
+    except (OSError, ValueError) as error:
+        c.check(False, "results.png decodes (%s)" % error)
+
+
+def check_failure_is_loud(c, timeout):
+    """A program that reports FAIL must make the session exit non-zero and be listed."""
+    from . import cli
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-fail-") as root:
+        os.makedirs(os.path.join(root, "build", "bench"))
+        fake = cli.executable(os.path.join(root, "build"), "gemm")
+        with open(fake, "w") as out:
+            out.write("#!/bin/sh\necho 'polybench benchmark=gemm size=MINI platform=\"P\" "
+                      "device=\"D\" kernel_ms=1 total_ms=2 max_rel_err=0.5 result=FAIL'\nexit 1\n")
+        os.chmod(fake, 0o755)
+        out_dir = os.path.join(root, "out")
+        session = cli.parse_args(["--build", os.path.join(root, "build"), "--benchmarks", "gemm",
+                                  "--sizes", "MINI", "--repeat", "1", "--configs", "native-cpu",
+                                  "--out", out_dir, "--timeout", str(timeout)])
+        session.argv = ["(self-test: failing program)"]
+        code = cli.run_session(session, stream=open(os.devnull, "w"))
+        c.check(code == 1, "a FAIL makes the runner exit 1 (got %d)" % code)
+        with open(os.path.join(out_dir, "results.md")) as source:
+            md = source.read()
+        c.check("## Problems (1)" in md and "**FAIL**" in md, "a FAIL is listed in results.md")
+
+
+def run(args):
+    from . import cli
+    c = Checker()
+    check_stats(c)
+    check_execute(c)
+    check_configs(c)
+    check_png_and_chart(c)
+    check_failure_is_loud(c, args.timeout)
+
+    build = os.path.abspath(args.build)
+    built = [b for b in args.benchmark_list if os.access(cli.executable(build, b), os.X_OK)]
+    if args.benchmarks.strip() != "all":
+        c.check(built == args.benchmark_list, "every named benchmark is built in %s" % build)
+    c.check(bool(built), "at least one benchmark is built in %s" % build)
+    if built:
+        with tempfile.TemporaryDirectory(prefix="bench-selftest-") as out_dir:
+            session = cli.parse_args(["--build", build, "--benchmarks", ",".join(built),
+                                      "--sizes", "MINI", "--repeat", "1", "--inner-repeat", "1",
+                                      "--configs", "native-cpu", "--out", out_dir,
+                                      "--timeout", str(args.timeout)])
+            session.argv = ["(self-test)"]
+            code = cli.run_session(session)
+            c.check(code == 0, "the MINI native-CPU session passes (exit %d)" % code)
+            validate_outputs(c, out_dir, built)
+    sys.stderr.write("self-test: %d checks passed, %d failed\n" % (c.passed, len(c.failures)))
+    return 0 if not c.failures else 1

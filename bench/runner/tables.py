@@ -1,0 +1,196 @@
+"""The runner's files: runs.csv (every run, written as it happens), results.csv (median per
+configuration), derived.csv (co-execution figures) and results.md (all of it for people)."""
+
+import csv
+import os
+
+from .execute import RunResult
+from .stats import METRICS, geomean
+
+RUN_COLUMNS = ("benchmark", "size", "config", "repeat", "status", "exit_code", "kernel_ms",
+               "total_ms", "max_rel_err", "platform", "device", "seconds", "note")
+RESULT_COLUMNS = ("benchmark", "size", "config", "share", "status", "runs", "passed", "kernel_ms",
+                  "total_ms", "kernel_ms_min", "kernel_ms_max", "max_rel_err", "platform",
+                  "device", "note")
+DERIVED_COLUMNS = ("benchmark", "size", "metric", "t_gpu", "t_cpu", "ideal", "best_single",
+                   "best_device", "t_hetero_gpu", "hetero_gpu_overhead", "oracle_static",
+                   "oracle_share", "oracle_speedup", "oracle_efficiency", "t_hetero",
+                   "hetero_speedup", "hetero_efficiency")
+
+
+def _cell(value, digits=4):
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return "%.*g" % (digits + 2, value)
+    return str(value)
+
+
+class RunLog:
+    """Appends one row per run to runs.csv and flushes, so a killed session keeps its data."""
+
+    def __init__(self, path):
+        self.path = path
+        self._file = open(path, "w", newline="")
+        self._writer = csv.writer(self._file)
+        self._writer.writerow(RUN_COLUMNS)
+        self._file.flush()
+
+    def add(self, benchmark, size, config, repeat, r):
+        self._writer.writerow([benchmark, size, config, repeat, r.status, _cell(r.exit_code),
+                               _cell(r.kernel_ms), _cell(r.total_ms), _cell(r.max_rel_err),
+                               r.platform, r.device, "%.3f" % r.seconds, r.note])
+        self._file.flush()
+
+    def close(self):
+        self._file.close()
+
+
+def read_runs(path):
+    """Reads a runs.csv back as (benchmark, size, config, RunResult) records."""
+    records = []
+    with open(path, newline="") as source:
+        for row in csv.DictReader(source):
+            def number(key):
+                return float(row[key]) if row.get(key) not in (None, "") else None
+            exit_code = int(row["exit_code"]) if row.get("exit_code") else None
+            records.append((row["benchmark"], row["size"], row["config"], RunResult(
+                row["status"], number("kernel_ms"), number("total_ms"), number("max_rel_err"),
+                row.get("platform", ""), row.get("device", ""), exit_code,
+                number("seconds") or 0.0, row.get("note", ""))))
+    return records
+
+
+def write_results_csv(path, summaries, configs):
+    shares = {c.name: c.share for c in configs}
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(RESULT_COLUMNS)
+        for s in summaries.values():
+            share = shares.get(s.config)
+            writer.writerow([s.benchmark, s.size, s.config, "" if share is None else "%.1f" % share,
+                             s.status, len(s.runs), s.passed, _cell(s.kernel_ms),
+                             _cell(s.total_ms), _cell(s.kernel_ms_min), _cell(s.kernel_ms_max),
+                             _cell(s.max_rel_err), s.platform, s.device, s.note])
+
+
+def write_derived_csv(path, derived_by_metric):
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(DERIVED_COLUMNS)
+        for metric in METRICS:
+            for d in derived_by_metric[metric]:
+                writer.writerow([d.benchmark, d.size, metric, _cell(d.t_gpu), _cell(d.t_cpu),
+                                 _cell(d.ideal), _cell(d.best_single), d.best_device or "",
+                                 _cell(d.t_hetero_gpu), _cell(d.hetero_gpu_overhead),
+                                 _cell(d.oracle), "" if d.oracle_share is None else
+                                 "%.1f" % d.oracle_share, _cell(d.oracle_speedup),
+                                 _cell(d.oracle_efficiency), _cell(d.t_hetero),
+                                 _cell(d.speedup), _cell(d.efficiency)])
+
+
+def _ms(value):
+    if value is None:
+        return "n/a"
+    if value >= 100:
+        return "%.0f" % value
+    if value >= 1:
+        return "%.2f" % value
+    return "%.3f" % value
+
+
+def _x(value):
+    return "n/a" if value is None else "%.3f" % value
+
+
+def _md_escape(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _time_table(lines, summaries, configs, cases, metric):
+    names = [c.name for c in configs]
+    lines.append("| benchmark | size | " + " | ".join(names) + " |")
+    lines.append("|---|---|" + "---:|" * len(names))
+    for benchmark, size in cases:
+        cells = []
+        for name in names:
+            s = summaries.get((benchmark, size, name))
+            if s is None or s.status == "n/a":
+                cells.append("n/a")
+            elif s.status == "PASS":
+                cells.append(_ms(getattr(s, metric)))
+            else:
+                cells.append("**%s**" % s.status)
+        lines.append("| %s | %s | %s |" % (benchmark, size, " | ".join(cells)))
+
+
+def _derived_table(lines, derived):
+    lines.append("| benchmark | size | T_gpu | T_cpu | ideal | best single | Hetero-GPU / GPU "
+                 "| oracle static (share) | oracle speedup | Hetero | Hetero speedup "
+                 "| Hetero efficiency |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for d in derived:
+        oracle = "n/a" if d.oracle is None else "%s (%.1f)" % (_ms(d.oracle), d.oracle_share)
+        best = "n/a" if d.best_single is None else "%s (%s)" % (_ms(d.best_single), d.best_device)
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            d.benchmark, d.size, _ms(d.t_gpu), _ms(d.t_cpu), _ms(d.ideal), best,
+            _x(d.hetero_gpu_overhead), oracle, _x(d.oracle_speedup), _ms(d.t_hetero),
+            _x(d.speedup), _x(d.efficiency)))
+    sizes = []
+    for d in derived:
+        if d.size not in sizes:
+            sizes.append(d.size)
+    for size in sizes:
+        group = [d for d in derived if d.size == size]
+        lines.append("| **geomean** | %s | | | | | %s | | %s | | %s | %s |" % (
+            size, _x(geomean([d.hetero_gpu_overhead for d in group])),
+            _x(geomean([d.oracle_speedup for d in group])),
+            _x(geomean([d.speedup for d in group])), _x(geomean([d.efficiency for d in group]))))
+
+
+def write_markdown(path, header_lines, summaries, configs, derived_by_metric, png_name, problems):
+    cases = []
+    for (benchmark, size, _) in summaries:
+        if (benchmark, size) not in cases:
+            cases.append((benchmark, size))
+    lines = list(header_lines)
+    lines.append("")
+    if problems:
+        lines.append("## Problems (%d)" % len(problems))
+        lines.append("")
+        for text in problems:
+            lines.append("- " + _md_escape(text))
+        lines.append("")
+    lines.append("## Configurations")
+    lines.append("")
+    for c in configs:
+        lines.append("- `%s`: %s" % (c.name, c.label))
+    lines.append("")
+    lines.append("Times are medians over the repeats, in milliseconds. n/a: the configuration's "
+                 "platform or device does not exist here (or Hetero is not built). A status in "
+                 "bold (FAIL, ERROR, TIMEOUT) means at least one run did not pass; such a "
+                 "configuration enters no derived figure.")
+    lines.append("")
+    lines.append("![normalised kernel time](%s)" % png_name)
+    for metric, title in (("kernel_ms", "Kernel time"), ("total_ms", "Total time (buffers, "
+                                                                       "transfers and kernels)")):
+        lines.append("")
+        lines.append("## %s, ms" % title)
+        lines.append("")
+        _time_table(lines, summaries, configs, cases, metric)
+        lines.append("")
+        lines.append("### Co-execution figures (%s)" % metric)
+        lines.append("")
+        lines.append("ideal = 1/(1/T_gpu + 1/T_cpu); speedup = best single device / T; "
+                     "efficiency = ideal / T; Hetero-GPU / GPU = Hetero held to the GPU over "
+                     "native GPU (its overhead).")
+        lines.append("")
+        _derived_table(lines, derived_by_metric[metric])
+    lines.append("")
+    with open(path, "w") as out:
+        out.write("\n".join(lines))
+
+
+def ensure_dir(path):
+    os.makedirs(path, exist_ok=True)
+    return path
