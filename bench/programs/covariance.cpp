@@ -3,7 +3,8 @@
 //   kernel 2, per element:  data[i][j] -= mean[j]
 //   kernel 3, per row j1:   cov[j1][j2] = cov[j2][j1] = sum_i data[i][j1] * data[i][j2] / (N - 1)
 //                           for j2 >= j1 (each element written by exactly one work-item)
-// Check: cov, max relative error below 1.05 % (PolyBench/GPU's threshold for covariance).
+// Check: cov, mean and the centred data, max relative error below 1.05 % (PolyBench/GPU's
+// threshold for covariance).
 #include "polybench.hpp"
 
 namespace {
@@ -44,8 +45,9 @@ __kernel void covar_matrix(__global const float* data, __global float* cov, floa
 
 constexpr double kThreshold = 1.05 / 100;
 
-void reference(int m, int n, float floatN, std::vector<float> data, std::vector<float>& cov) {
-  std::vector<float> mean(m);
+// data: the input, on return centred like the device's copy.
+void reference(int m, int n, float floatN, std::vector<float>& data, std::vector<float>& mean,
+               std::vector<float>& cov) {
   for (int j = 0; j < m; ++j) {
     mean[j] = 0.0f;
     for (int i = 0; i < n; ++i) mean[j] += data[i * m + j];
@@ -83,7 +85,7 @@ int main(int argc, char** argv) {
   cl_kernel centerKernel = createKernel(program, "covar_center");
   cl_kernel covKernel = createKernel(program, "covar_matrix");
 
-  std::vector<float> result(size_t(m) * m);
+  std::vector<float> result(size_t(m) * m), resultMean(m), resultData(data.size());
   Timing timing;
   for (int run = 0; run < options.repeat; ++run) {
     const double start = seconds();
@@ -103,6 +105,8 @@ int main(int argc, char** argv) {
     const double kernelEnd = seconds();
 
     download(cl, cov, result);
+    download(cl, mean, resultMean);
+    download(cl, dataBuffer, resultData);
     timing.add(kernelEnd - kernelStart, seconds() - start);
     release({dataBuffer, mean, cov});
   }
@@ -110,9 +114,11 @@ int main(int argc, char** argv) {
   double error = 0;
   bool pass = true;
   if (options.check) {
-    std::vector<float> cov(size_t(m) * m);
-    reference(m, n, floatN, data, cov);
-    error = maxRelativeError(cov.data(), result.data(), cov.size());
+    std::vector<float> cov(size_t(m) * m), mean(m), centred = data;
+    reference(m, n, floatN, centred, mean, cov);
+    error = std::max({maxRelativeError(cov.data(), result.data(), cov.size()),
+                      maxRelativeError(mean.data(), resultMean.data(), m),
+                      maxRelativeError(centred.data(), resultData.data(), centred.size())});
     pass = error <= kThreshold;
   }
   report("covariance", options, cl, timing.kernel, timing.total, error, pass);
