@@ -1,0 +1,306 @@
+#include "cache.hpp"
+
+#include <clang-c/Index.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace hetero::transform::detail {
+
+namespace {
+
+std::mutex gMutex;
+std::map<std::string, ProgramAnalysis> gAnalyses;
+std::map<std::string, Variants> gVariants;
+constexpr size_t kMaxMemoryEntries = 512;
+
+std::string& versionStorage() {
+    static std::string v = [] {
+        CXString s = clang_getClangVersion();
+        std::string r = std::string(HETERO_TRANSFORM_VERSION) + " / " + clang_getCString(s);
+        clang_disposeString(s);
+        return r;
+    }();
+    return v;
+}
+
+// Length-prefixed fields: unambiguous for any bytes.
+class Writer {
+public:
+    void str(const std::string& s) { out_ += std::to_string(s.size()) + ":" + s; }
+    void num(uint64_t v) { str(std::to_string(v)); }
+    const std::string& text() const { return out_; }
+
+private:
+    std::string out_;
+};
+
+class Reader {
+public:
+    explicit Reader(const std::string& s) : s_(s) {}
+    bool str(std::string& out) {
+        const size_t colon = s_.find(':', pos_);
+        if (colon == std::string::npos || colon == pos_ || colon - pos_ > 20) return false;
+        size_t n = 0;
+        for (size_t i = pos_; i < colon; ++i) {
+            if (s_[i] < '0' || s_[i] > '9') return false;
+            n = n * 10 + static_cast<size_t>(s_[i] - '0');
+        }
+        if (colon + 1 + n > s_.size()) return false;
+        out = s_.substr(colon + 1, n);
+        pos_ = colon + 1 + n;
+        return true;
+    }
+    bool num(uint64_t& v) {
+        std::string t;
+        if (!str(t) || t.empty() || t.size() > 20) return false;
+        v = 0;
+        for (char c : t) {
+            if (c < '0' || c > '9') return false;
+            v = v * 10 + static_cast<uint64_t>(c - '0');
+        }
+        return true;
+    }
+    bool flag(bool& b) {
+        uint64_t v;
+        if (!num(v) || v > 1) return false;
+        b = v == 1;
+        return true;
+    }
+    bool done() const { return pos_ == s_.size(); }
+
+private:
+    const std::string& s_;
+    size_t pos_ = 0;
+};
+
+uint64_t fnv1a(const std::string& s) {
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::string fileFor(const std::string& key) {
+    const std::string dir = cacheDirectory();
+    if (dir.empty()) return {};
+    char name[64];
+    std::snprintf(name, sizeof name, "/transform-%016llx.cache", static_cast<unsigned long long>(fnv1a(key)));
+    return dir + name;
+}
+
+std::optional<std::string> readDisk(const std::string& key) {
+    const std::string path = fileFor(key);
+    if (path.empty()) return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string content = ss.str();
+    Reader r(content);
+    std::string storedKey, payload;
+    if (!r.str(storedKey) || storedKey != key || !r.str(payload) || !r.done()) return std::nullopt;
+    return payload;
+}
+
+void writeDisk(const std::string& key, const std::string& payload) {
+    const std::string path = fileFor(key);
+    if (path.empty()) return;
+    // mkdir -p of the cache directory; failures show up when opening the file.
+    const std::string dir = path.substr(0, path.rfind('/'));
+    for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1)) mkdir(dir.substr(0, p).c_str(), 0755);
+    mkdir(dir.c_str(), 0755);
+    static std::atomic<unsigned> counter{0};
+    const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    Writer w;
+    w.str(key);
+    w.str(payload);
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        if (!out) return;
+        out << w.text();
+        if (!out.good()) {
+            out.close();
+            std::remove(tmp.c_str());
+            return;
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());  // atomic replace
+}
+
+std::string serializeVariants(const Variants& v) {
+    Writer w;
+    w.str(v.source);
+    w.str(v.log);
+    return w.text();
+}
+
+std::optional<Variants> deserializeVariants(const std::string& s) {
+    Reader r(s);
+    Variants v;
+    if (!r.str(v.source) || !r.str(v.log) || !r.done()) return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+const std::string& cacheVersion() { return versionStorage(); }
+
+void setCacheVersion(const std::string& version) {
+    std::lock_guard<std::mutex> lock(gMutex);
+    versionStorage() = version;
+}
+
+bool cacheEnabled() {
+    const char* e = std::getenv("HETERO_TRANSFORM_CACHE");
+    return !(e && (std::string(e) == "off" || std::string(e) == "0"));
+}
+
+std::string cacheDirectory() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hetero";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hetero";
+    return {};
+}
+
+void clearMemoryCache() {
+    std::lock_guard<std::mutex> lock(gMutex);
+    gAnalyses.clear();
+    gVariants.clear();
+}
+
+std::string cacheKey(const std::vector<std::string>& sources, const std::string& options, const std::string& kind) {
+    Writer w;
+    w.str(cacheVersion());
+    w.str(kind);
+    w.str(options);
+    w.num(sources.size());
+    for (const auto& s : sources) w.str(s);
+    return w.text();
+}
+
+std::string serialize(const ProgramAnalysis& a) {
+    Writer w;
+    w.num(a.parsed);
+    w.str(a.log);
+    w.num(a.kernels.size());
+    for (const auto& k : a.kernels) {
+        w.str(k.name);
+        w.num(k.params.size());
+        for (const auto& p : k.params) {
+            w.str(p.name);
+            w.str(p.typeSpelling);
+            w.num(static_cast<uint64_t>(p.addressSpace));
+            for (bool b : {p.isPointer, p.pointeeConst, p.isRestrict, p.isImage, p.isSampler, p.mayRead, p.mayWrite})
+                w.num(b);
+            w.num(p.elementSize);
+            w.num(p.storeSizes.size());
+            for (size_t s : p.storeSizes) w.num(s);
+        }
+        for (bool b : {k.usesGlobalAtomics, k.usesLocalAtomics, k.usesBarrier, k.usesLocalMemory, k.usesPrintf,
+                       k.usesImages, k.usesProgramScopeVariables, k.storesBeforeLoopEnds, k.splittable})
+            w.num(b);
+        w.str(k.reason);
+    }
+    return w.text();
+}
+
+std::optional<ProgramAnalysis> deserializeAnalysis(const std::string& s) {
+    Reader r(s);
+    ProgramAnalysis a;
+    uint64_t n = 0;
+    if (!r.flag(a.parsed) || !r.str(a.log) || !r.num(n)) return std::nullopt;
+    for (uint64_t i = 0; i < n; ++i) {
+        KernelAnalysis k;
+        uint64_t np = 0;
+        if (!r.str(k.name) || !r.num(np)) return std::nullopt;
+        for (uint64_t j = 0; j < np; ++j) {
+            ParamInfo p;
+            uint64_t as = 0, es = 0, ns = 0;
+            if (!r.str(p.name) || !r.str(p.typeSpelling) || !r.num(as) || as > 3) return std::nullopt;
+            p.addressSpace = static_cast<AddressSpace>(as);
+            for (bool* b : {&p.isPointer, &p.pointeeConst, &p.isRestrict, &p.isImage, &p.isSampler, &p.mayRead,
+                            &p.mayWrite})
+                if (!r.flag(*b)) return std::nullopt;
+            if (!r.num(es) || !r.num(ns)) return std::nullopt;
+            p.elementSize = es;
+            for (uint64_t q = 0; q < ns; ++q) {
+                uint64_t v = 0;
+                if (!r.num(v)) return std::nullopt;
+                p.storeSizes.push_back(v);
+            }
+            k.params.push_back(std::move(p));
+        }
+        for (bool* b : {&k.usesGlobalAtomics, &k.usesLocalAtomics, &k.usesBarrier, &k.usesLocalMemory, &k.usesPrintf,
+                        &k.usesImages, &k.usesProgramScopeVariables, &k.storesBeforeLoopEnds, &k.splittable})
+            if (!r.flag(*b)) return std::nullopt;
+        if (!r.str(k.reason)) return std::nullopt;
+        a.kernels.push_back(std::move(k));
+    }
+    if (!r.done()) return std::nullopt;
+    return a;
+}
+
+std::optional<ProgramAnalysis> loadAnalysis(const std::string& key) {
+    if (!cacheEnabled()) return std::nullopt;
+    {
+        std::lock_guard<std::mutex> lock(gMutex);
+        auto it = gAnalyses.find(key);
+        if (it != gAnalyses.end()) return it->second;
+    }
+    auto payload = readDisk(key);
+    if (!payload) return std::nullopt;
+    auto a = deserializeAnalysis(*payload);
+    if (a) {
+        std::lock_guard<std::mutex> lock(gMutex);
+        gAnalyses[key] = *a;
+    }
+    return a;
+}
+
+void storeAnalysis(const std::string& key, const ProgramAnalysis& a) {
+    if (!cacheEnabled()) return;
+    {
+        std::lock_guard<std::mutex> lock(gMutex);
+        if (gAnalyses.size() >= kMaxMemoryEntries) gAnalyses.clear();
+        gAnalyses[key] = a;
+    }
+    writeDisk(key, serialize(a));
+}
+
+std::optional<Variants> loadVariants(const std::string& key) {
+    if (!cacheEnabled()) return std::nullopt;
+    {
+        std::lock_guard<std::mutex> lock(gMutex);
+        auto it = gVariants.find(key);
+        if (it != gVariants.end()) return it->second;
+    }
+    auto payload = readDisk(key);
+    if (!payload) return std::nullopt;
+    auto v = deserializeVariants(*payload);
+    if (v) {
+        std::lock_guard<std::mutex> lock(gMutex);
+        gVariants[key] = *v;
+    }
+    return v;
+}
+
+void storeVariants(const std::string& key, const Variants& v) {
+    if (!cacheEnabled()) return;
+    {
+        std::lock_guard<std::mutex> lock(gMutex);
+        if (gVariants.size() >= kMaxMemoryEntries) gVariants.clear();
+        gVariants[key] = v;
+    }
+    writeDisk(key, serializeVariants(v));
+}
+
+}  // namespace hetero::transform::detail

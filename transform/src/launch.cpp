@@ -1,0 +1,115 @@
+// Launch helpers: NDRange::numGroups, chunkLaunches (flattened range -> rectangular boxes of the
+// work-group grid) and the abortable variant's extra arguments. Layout of the chunk variant's extra
+// argument must match variants.cpp (see launch_layout.hpp).
+#include "launch_layout.hpp"
+#include "transform/transform.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hetero::transform {
+
+namespace {
+
+uint64_t groupsIn(const NDRange& r, unsigned d) {
+    if (d >= r.dims) return 1;
+    return (r.global[d] + r.local[d] - 1) / r.local[d];
+}
+
+struct Box {
+    uint64_t origin[3] = {0, 0, 0};
+    uint64_t count[3] = {1, 1, 1};
+};
+
+// Decomposes the flattened range [b, e) of the grid n[0..dims) (dims >= 1) into boxes. Each level
+// splits a range into a partial head slab, whole slabs and a partial tail slab of the top dimension.
+void decompose(const uint64_t* n, unsigned dims, uint64_t b, uint64_t e, std::vector<Box>& out) {
+    if (b >= e) return;
+    if (dims == 1) {
+        Box box;
+        box.origin[0] = b;
+        box.count[0] = e - b;
+        out.push_back(box);
+        return;
+    }
+    const unsigned top = dims - 1;
+    uint64_t slab = 1;
+    for (unsigned d = 0; d < top; ++d) slab *= n[d];
+    auto inSlab = [&](uint64_t s, uint64_t lo, uint64_t hi) {
+        const size_t first = out.size();
+        decompose(n, top, lo, hi, out);
+        for (size_t i = first; i < out.size(); ++i) out[i].origin[top] = s;
+    };
+    uint64_t sb = b / slab;
+    const uint64_t se = e / slab;
+    if (sb == (e - 1) / slab) {  // head and tail in one slab
+        inSlab(sb, b - sb * slab, e - sb * slab);
+        return;
+    }
+    if (b % slab != 0) {
+        inSlab(sb, b % slab, slab);
+        ++sb;
+    }
+    if (se > sb) {
+        Box box;
+        for (unsigned d = 0; d < top; ++d) box.count[d] = n[d];
+        box.origin[top] = sb;
+        box.count[top] = se - sb;
+        out.push_back(box);
+    }
+    if (e % slab != 0) inSlab(se, 0, e % slab);
+}
+
+ExtraArg bytesOf(const void* p, size_t size) {
+    ExtraArg a;
+    a.size = size;
+    a.value.resize(size);
+    std::memcpy(a.value.data(), p, size);
+    return a;
+}
+
+}  // namespace
+
+uint64_t NDRange::numGroups() const {
+    uint64_t total = 1;
+    for (unsigned d = 0; d < dims && d < 3; ++d) total *= (global[d] + local[d] - 1) / local[d];
+    return total;
+}
+
+std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end) {
+    std::vector<SubLaunch> launches;
+    const uint64_t total = range.numGroups();
+    end = std::min(end, total);
+    if (begin >= end) return launches;
+    uint64_t n[3];
+    for (unsigned d = 0; d < 3; ++d) n[d] = groupsIn(range, d);
+    std::vector<Box> boxes;
+    decompose(n, std::max(1u, std::min(range.dims, 3u)), begin, end, boxes);
+    for (const Box& box : boxes) {
+        SubLaunch s;
+        s.dims = range.dims;
+        uint64_t info[detail::kChunkInfoWords] = {};
+        for (unsigned d = 0; d < 3; ++d) {
+            const bool used = d < range.dims;
+            s.local[d] = used ? range.local[d] : 1;
+            s.offset[d] = used ? range.offset[d] + box.origin[d] * range.local[d] : 0;
+            // The box holding a dimension's last (possibly partial) group ends where the launch ends.
+            const uint64_t startItem = box.origin[d] * range.local[d];
+            s.global[d] = used ? std::min<uint64_t>(box.count[d] * range.local[d], range.global[d] - startItem) : 1;
+            info[detail::kGroupOrigin + d] = used ? box.origin[d] : 0;
+            info[detail::kNumGroups + d] = used ? n[d] : 1;
+            info[detail::kGlobalSize + d] = used ? range.global[d] : 1;
+            info[detail::kGlobalOffset + d] = used ? range.offset[d] : 0;
+        }
+        s.extraArgs.push_back(bytesOf(info, sizeof info));
+        launches.push_back(std::move(s));
+    }
+    return launches;
+}
+
+std::vector<ExtraArg> abortExtraArgs(const NDRange& range, uint32_t launchId) {
+    (void)range;
+    return {bytesOf(&launchId, sizeof launchId)};
+}
+
+}  // namespace hetero::transform

@@ -1,0 +1,208 @@
+#include "variants.hpp"
+
+#include "launch_layout.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace hetero::transform::detail {
+
+namespace {
+
+// Definitions the generated kernels call. Placed before the application's source, which then
+// restarts at line 1 so the backend's diagnostics keep the application's line numbers.
+const char* const kPreamble = R"CL(/* Hetero: helpers of the generated __hetero_chunk and __hetero_abort kernels. */
+size_t __hetero_chunk_group_id(ulong16 L, uint d) {
+    return get_group_id(d) + (size_t)(d == 0u ? L.s0 : d == 1u ? L.s1 : d == 2u ? L.s2 : 0ul);
+}
+size_t __hetero_chunk_num_groups(ulong16 L, uint d) {
+    return (size_t)(d == 0u ? L.s3 : d == 1u ? L.s4 : d == 2u ? L.s5 : 1ul);
+}
+size_t __hetero_chunk_global_size(ulong16 L, uint d) {
+    return (size_t)(d == 0u ? L.s6 : d == 1u ? L.s7 : d == 2u ? L.s8 : 1ul);
+}
+size_t __hetero_chunk_global_offset(ulong16 L, uint d) {
+    return (size_t)(d == 0u ? L.s9 : d == 1u ? L.sa : d == 2u ? L.sb : 0ul);
+}
+size_t __hetero_chunk_global_linear_id(ulong16 L) {
+    return (size_t)((((ulong)get_global_id(2) - L.sb) * L.s7 + ((ulong)get_global_id(1) - L.sa)) * L.s6 +
+                    ((ulong)get_global_id(0) - L.s9));
+}
+/* Status word: s[0] launch id, s[1] lowest flattened work-group the CPU has completed. */
+int __hetero_abort_now(volatile __global uint* s, uint launch) {
+    uint g = (uint)(get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2)));
+    return s[0] == launch && g >= s[1];
+}
+#line 1
+)CL";
+
+// Inside a chunk copy, these work-item functions return the original launch's values.
+const char* const kChunkMacros = R"CL(#define get_group_id(d) __hetero_chunk_group_id(__hetero_L, (d))
+#define get_num_groups(d) __hetero_chunk_num_groups(__hetero_L, (d))
+#define get_global_size(d) __hetero_chunk_global_size(__hetero_L, (d))
+#define get_global_offset(d) __hetero_chunk_global_offset(__hetero_L, (d))
+#define get_global_linear_id() __hetero_chunk_global_linear_id(__hetero_L)
+)CL";
+const char* const kChunkUndefs = R"CL(#undef get_group_id
+#undef get_num_groups
+#undef get_global_size
+#undef get_global_offset
+#undef get_global_linear_id
+)CL";
+
+const std::string kChunkParam = std::string("ulong16 ") + kChunkInfoParam;
+const std::string kAbortParams =
+    std::string("volatile __global uint* ") + kStatusParam + ", uint " + kLaunchParam;
+const std::string kAbortCall = std::string("__hetero_abort_now(") + kStatusParam + ", " + kLaunchParam + ")";
+
+// A copy of a function declaration under a new name, with extra parameters and body insertions.
+std::string copyFunction(const std::string& text, const FunctionSite& s, const std::string& newName,
+                         const std::string& extraParams, std::map<size_t, std::string> bodyInserts = {}) {
+    std::map<size_t, std::pair<size_t, std::string>> edits;  // offset -> (chars replaced, new text)
+    edits[s.nameOffset] = {s.name.size(), newName};
+    if (s.emptyParams) edits[s.openParen + 1] = {s.closeParen - s.openParen - 1, extraParams};
+    else edits[s.closeParen] = {0, ", " + extraParams};
+    for (auto& [at, t] : bodyInserts) edits[at] = {0, t};
+    std::string out;
+    size_t pos = s.start;
+    for (auto& [at, e] : edits) {
+        out.append(text, pos, at - pos);
+        out += e.second;
+        pos = at + e.first;
+    }
+    out.append(text, pos, s.end - pos);
+    if (!s.isDefinition) out += ";";
+    return out;
+}
+
+// Function-like macros that send calls of helpers to their chunk copies, passing the launch info on.
+std::string helperMacros(const ProgramModel& model, const std::set<std::string>& usrs, bool define) {
+    std::string out;
+    for (const auto& usr : usrs) {
+        const auto sites = model.helpers.find(usr);
+        if (sites == model.helpers.end() || sites->second.empty()) continue;
+        const FunctionSite& s = sites->second.front();
+        if (!define) {
+            out += "#undef " + s.name + "\n";
+        } else if (s.emptyParams) {
+            out += "#define " + s.name + "() " + s.name + kChunkSuffix + "(" + kChunkInfoParam + ")\n";
+        } else {
+            out += "#define " + s.name + "(...) " + s.name + kChunkSuffix + "(__VA_ARGS__, " + kChunkInfoParam + ")\n";
+        }
+    }
+    return out;
+}
+
+std::string chunkRegion(const std::string& copy, const ProgramModel& model, const std::set<std::string>& helpers) {
+    return std::string(kChunkMacros) + helperMacros(model, helpers, true) + copy + "\n" + kChunkUndefs +
+           helperMacros(model, helpers, false);
+}
+
+const KernelDetail* detailOf(const ProgramModel& model, const std::string& kernel, size_t* index = nullptr) {
+    for (size_t i = 0; i < model.analysis.kernels.size(); ++i)
+        if (model.analysis.kernels[i].name == kernel && model.analysis.kernels[i].splittable) {
+            if (index) *index = i;
+            return &model.kernels[i];
+        }
+    return nullptr;
+}
+
+std::string abortCopy(const ParsedProgram& program, const ProgramModel& model, size_t i) {
+    const KernelDetail& kd = model.kernels[i];
+    const KernelAnalysis& ka = model.analysis.kernels[i];
+    std::map<size_t, std::string> inserts;
+    std::string start;
+    if (ka.usesBarrier) {
+        // One work-item decides for the whole group, so no work-item misses a barrier.
+        start = std::string(" __local uint __hetero_skip; if (get_local_id(0) == 0 && get_local_id(1) == 0 && "
+                            "get_local_id(2) == 0) __hetero_skip = ") +
+                kAbortCall + "; barrier(CLK_LOCAL_MEM_FENCE); if (__hetero_skip) return;";
+    } else {
+        start = std::string(" if (") + kAbortCall + ") return;";
+        if (!kd.loopChecks.empty()) start += " uint __hetero_n = 0u;";
+        // H1: only loops that end before the kernel's first possible global store get checks.
+        for (size_t at : kd.loopChecks)
+            inserts[at] = std::string(" if ((++__hetero_n & 7u) == 0u && ") + kAbortCall + ") return;";
+    }
+    inserts[kd.site.bodyOpen] = start;
+    return copyFunction(program.text, kd.site, ka.name + kAbortSuffix, kAbortParams, inserts);
+}
+
+std::string chunkCopy(const ParsedProgram& program, const ProgramModel& model, size_t i) {
+    const KernelDetail& kd = model.kernels[i];
+    return copyFunction(program.text, kd.site, model.analysis.kernels[i].name + kChunkSuffix, kChunkParam);
+}
+
+size_t lineAt(const std::string& text, size_t offset) {
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+}  // namespace
+
+Variants generateVariants(const ParsedProgram& program, const ProgramModel& model, const std::set<std::string>& kernels) {
+    Variants v;
+    std::multimap<size_t, std::string> inserts;
+    std::set<std::string> helpers;
+    for (size_t i = 0; i < model.analysis.kernels.size(); ++i) {
+        const KernelAnalysis& ka = model.analysis.kernels[i];
+        if (!ka.splittable || !kernels.count(ka.name)) continue;
+        const KernelDetail& kd = model.kernels[i];
+        helpers.insert(kd.chunkHelpers.begin(), kd.chunkHelpers.end());
+        inserts.emplace(kd.site.insertAt, chunkRegion(chunkCopy(program, model, i), model, kd.chunkHelpers) +
+                                              abortCopy(program, model, i) + "\n");
+        v.log += "hetero transform: generated " + ka.name + kChunkSuffix + " and " + ka.name + kAbortSuffix +
+                 (kd.loopChecks.empty() ? std::string(" (abort check at work-group start)")
+                                        : " (abort checks at start and in " + std::to_string(kd.loopChecks.size()) +
+                                              " loop(s))") +
+                 "\n";
+    }
+    if (inserts.empty()) {
+        v.source = program.text;
+        return v;
+    }
+    for (const auto& usr : helpers) {
+        auto sites = model.helpers.find(usr);
+        if (sites == model.helpers.end()) continue;
+        for (const FunctionSite& s : sites->second) {
+            const std::string copy = copyFunction(program.text, s, s.name + kChunkSuffix, kChunkParam);
+            // Helpers this one calls are already declared: C needs a declaration before use.
+            inserts.emplace(s.insertAt, chunkRegion(copy, model, helpers));
+        }
+    }
+    v.source = kPreamble;
+    size_t pos = 0;
+    for (auto it = inserts.begin(); it != inserts.end();) {
+        const size_t at = it->first;
+        v.source.append(program.text, pos, at - pos);
+        v.source += "\n";
+        for (; it != inserts.end() && it->first == at; ++it) v.source += it->second;
+        v.source += "#line " + std::to_string(lineAt(program.text, at)) + "\n";
+        pos = at;
+    }
+    v.source.append(program.text, pos, std::string::npos);
+    return v;
+}
+
+std::string chunkKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel) {
+    size_t i = 0;
+    const KernelDetail* kd = detailOf(model, kernel, &i);
+    if (!kd) return {};
+    std::string out;
+    for (const auto& usr : kd->chunkHelpers) {
+        auto sites = model.helpers.find(usr);
+        if (sites == model.helpers.end()) continue;
+        for (const FunctionSite& s : sites->second)
+            if (s.isDefinition)
+                out += chunkRegion(copyFunction(program.text, s, s.name + kChunkSuffix, kChunkParam), model,
+                                   kd->chunkHelpers) + "\n";
+    }
+    return out + chunkRegion(chunkCopy(program, model, i), model, kd->chunkHelpers);
+}
+
+std::string abortKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel) {
+    size_t i = 0;
+    if (!detailOf(model, kernel, &i)) return {};
+    return abortCopy(program, model, i) + "\n";
+}
+
+}  // namespace hetero::transform::detail

@@ -1,0 +1,20 @@
+// Generation of the __hetero_chunk and __hetero_abort kernels as text edits on the program source.
+#pragma once
+
+#include "analyzer.hpp"
+#include "parse.hpp"
+#include "transform/transform.hpp"
+
+#include <set>
+#include <string>
+
+namespace hetero::transform::detail {
+
+// Variants for the kernels named in `kernels` (each must be splittable in `model`).
+Variants generateVariants(const ParsedProgram& program, const ProgramModel& model, const std::set<std::string>& kernels);
+
+// The text of one kernel's generated variants, for the command-line tool (empty if none).
+std::string chunkKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel);
+std::string abortKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel);
+
+}  // namespace hetero::transform::detail
