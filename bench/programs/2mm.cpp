@@ -36,16 +36,17 @@ constexpr double kThreshold = 0.05 / 100;
 void reference(int ni, int nj, int nk, int nl, float alpha, float beta, const std::vector<float>& A,
                const std::vector<float>& B, const std::vector<float>& C, std::vector<float>& D) {
   std::vector<float> tmp(size_t(ni) * nj);
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nj; ++j) {
-      tmp[i * nj + j] = 0.0f;
-      for (int k = 0; k < nk; ++k) tmp[i * nj + j] += alpha * A[i * nk + k] * B[k * nj + j];
-    }
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nl; ++j) {
-      D[i * nl + j] *= beta;
-      for (int k = 0; k < nj; ++k) D[i * nl + j] += tmp[i * nj + k] * C[k * nl + j];
-    }
+  // Loops in i, k, j order for the cache; each element still sums over k in ascending order.
+  for (int i = 0; i < ni; ++i) {
+    for (int j = 0; j < nj; ++j) tmp[i * nj + j] = 0.0f;
+    for (int k = 0; k < nk; ++k)
+      for (int j = 0; j < nj; ++j) tmp[i * nj + j] += alpha * A[i * nk + k] * B[k * nj + j];
+  }
+  for (int i = 0; i < ni; ++i) {
+    for (int j = 0; j < nl; ++j) D[i * nl + j] *= beta;
+    for (int k = 0; k < nj; ++k)
+      for (int j = 0; j < nl; ++j) D[i * nl + j] += tmp[i * nj + k] * C[k * nl + j];
+  }
 }
 
 }  // namespace

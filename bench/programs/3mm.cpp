@@ -26,11 +26,12 @@ constexpr double kThreshold = 0.05 / 100;
 
 void product(int rows, int cols, int inner, const std::vector<float>& left,
              const std::vector<float>& right, std::vector<float>& out) {
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) {
-      out[i * cols + j] = 0.0f;
-      for (int k = 0; k < inner; ++k) out[i * cols + j] += left[i * inner + k] * right[k * cols + j];
-    }
+  // Loops in i, k, j order for the cache; each element still sums over k in ascending order.
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) out[i * cols + j] = 0.0f;
+    for (int k = 0; k < inner; ++k)
+      for (int j = 0; j < cols; ++j) out[i * cols + j] += left[i * inner + k] * right[k * cols + j];
+  }
 }
 
 }  // namespace

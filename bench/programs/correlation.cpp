@@ -88,13 +88,13 @@ void reference(int m, int n, float floatN, std::vector<float>& data, std::vector
       data[i * m + j] -= mean[j];
       data[i * m + j] /= std::sqrt(floatN) * stddev[j];
     }
+  // Loops in i, k, j order for the cache; each element still sums over k in ascending order.
   for (int i = 0; i < m - 1; ++i) {
     corr[i * m + i] = 1.0f;
-    for (int j = i + 1; j < m; ++j) {
-      corr[i * m + j] = 0.0f;
-      for (int k = 0; k < n; ++k) corr[i * m + j] += data[k * m + i] * data[k * m + j];
-      corr[j * m + i] = corr[i * m + j];
-    }
+    for (int j = i + 1; j < m; ++j) corr[i * m + j] = 0.0f;
+    for (int k = 0; k < n; ++k)
+      for (int j = i + 1; j < m; ++j) corr[i * m + j] += data[k * m + i] * data[k * m + j];
+    for (int j = i + 1; j < m; ++j) corr[j * m + i] = corr[i * m + j];
   }
   corr[(m - 1) * m + (m - 1)] = 1.0f;
 }

@@ -55,13 +55,16 @@ void reference(int m, int n, float floatN, std::vector<float>& data, std::vector
   }
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) data[i * m + j] -= mean[j];
-  for (int i = 0; i < m; ++i)
+  // Loops in i, k, j order for the cache; each element still sums over k in ascending order.
+  for (int i = 0; i < m; ++i) {
+    for (int j = i; j < m; ++j) cov[i * m + j] = 0.0f;
+    for (int k = 0; k < n; ++k)
+      for (int j = i; j < m; ++j) cov[i * m + j] += data[k * m + i] * data[k * m + j];
     for (int j = i; j < m; ++j) {
-      cov[i * m + j] = 0.0f;
-      for (int k = 0; k < n; ++k) cov[i * m + j] += data[k * m + i] * data[k * m + j];
       cov[i * m + j] /= floatN - 1.0f;
       cov[j * m + i] = cov[i * m + j];
     }
+  }
 }
 
 }  // namespace

@@ -22,11 +22,12 @@ constexpr double kThreshold = 0.05 / 100;
 
 void reference(int ni, int nj, int nk, float alpha, float beta, const std::vector<float>& A,
                const std::vector<float>& B, std::vector<float>& C) {
-  for (int i = 0; i < ni; ++i)
-    for (int j = 0; j < nj; ++j) {
-      C[i * nj + j] *= beta;
-      for (int k = 0; k < nk; ++k) C[i * nj + j] += alpha * A[i * nk + k] * B[k * nj + j];
-    }
+  // Loops in i, k, j order for the cache; each element still sums over k in ascending order.
+  for (int i = 0; i < ni; ++i) {
+    for (int j = 0; j < nj; ++j) C[i * nj + j] *= beta;
+    for (int k = 0; k < nk; ++k)
+      for (int j = 0; j < nj; ++j) C[i * nj + j] += alpha * A[i * nk + k] * B[k * nj + j];
+  }
 }
 
 }  // namespace
