@@ -73,6 +73,7 @@ void checkDifferential(const ProgramSpec& program, const KernelSpec& spec)
     const uint32_t launchId = 1 + static_cast<uint32_t>(rng() % 1000000);
     requireSame(harness, reference, harness.runAbortable(init, launchId, static_cast<uint32_t>(groups), launchId),
                 "abortable, nothing done by the CPU");
+    const unsigned kernelUs = harness.abortableMicros();
     requireSame(harness, reference, harness.runAbortable(init, launchId + 1, 0, launchId),
                 "abortable, status of another launch saying everything is done");
     {
@@ -92,7 +93,7 @@ void checkDifferential(const ProgramSpec& program, const KernelSpec& spec)
             init = harness.initialBuffers(rng());
             reference = harness.runReference(init);
         }
-        splittest::Schedule schedule = splittest::randomSchedule(groups, rng);
+        splittest::Schedule schedule = splittest::randomSchedule(groups, rng, kernelUs);
         const uint32_t id = 1 + static_cast<uint32_t>(rng() % 1000000);
         splittest::SplitOutcome outcome = harness.runSplit(init, schedule, id);
         INFO("schedule " << s << ": " << schedule.describe() << "; final status " << outcome.finalLowest
@@ -102,7 +103,8 @@ void checkDifferential(const ProgramSpec& program, const KernelSpec& spec)
         discarded += static_cast<int>(outcome.chunksDiscarded);
         published += static_cast<int>(outcome.chunksPublished);
     }
-    std::cout << "transform.differential." << spec.testId << ": " << groups << " groups, " << schedules
+    std::cout << "transform.differential." << spec.testId << ": " << groups << " groups, abortable kernel ~"
+              << kernelUs << " us, " << schedules
               << " schedules, status moved during the abortable kernel in " << changedWhileRunning << ", chunks published "
               << published << ", discarded " << discarded << "\n";
 }

@@ -20,6 +20,8 @@ std::string Schedule::describe() const
     text << "chunks";
     for (const Chunk& chunk : chunks)
         text << " [" << chunk.first << "," << chunk.second << ")";
+    if (cpuAhead)
+        text << "; all chunks computed first, published while the abortable kernel runs";
     text << "; abortable enqueued after " << gpuStartAfter << " chunk(s) + " << gpuLaunchDelayUs << " us";
     return text.str();
 }
@@ -39,15 +41,18 @@ std::vector<Chunk> randomChunks(uint64_t numGroups, std::mt19937_64& rng)
     return chunks;
 }
 
-Schedule randomSchedule(uint64_t numGroups, std::mt19937_64& rng)
+Schedule randomSchedule(uint64_t numGroups, std::mt19937_64& rng, unsigned kernelUs)
 {
     Schedule schedule;
     schedule.chunks = randomChunks(numGroups, rng);
     // A third of the runs start the abortable kernel first (the engine's usual order).
+    schedule.cpuAhead = rng() % 2 == 0;
     schedule.gpuStartAfter = rng() % 3 == 0 ? 0 : rng() % (schedule.chunks.size() + 1);
-    schedule.gpuLaunchDelayUs = rng() % 2 ? 0 : static_cast<unsigned>(rng() % 500);
+    schedule.gpuLaunchDelayUs = rng() % 2 ? 0 : static_cast<unsigned>(rng() % (kernelUs / 2 + 1));
+    // Publications spread over about one to two kernel run times.
+    const unsigned spread = static_cast<unsigned>(2 * (kernelUs + 50) / schedule.chunks.size()) + 1;
     for (size_t i = 0; i < schedule.chunks.size(); i++)
-        schedule.publishDelayUs.push_back(rng() % 2 ? 0 : static_cast<unsigned>(rng() % 300));
+        schedule.publishDelayUs.push_back(rng() % 4 == 0 ? 0 : static_cast<unsigned>(rng() % spread));
     return schedule;
 }
 
@@ -75,10 +80,18 @@ cltest::Program buildOrThrow(cl_context context, const std::vector<std::string>&
     return std::move(built.program);
 }
 
+// Pauses for about `us` microseconds; short pauses spin, as sleeping has ~60 us granularity.
 void sleepUs(unsigned us)
 {
-    if (us)
+    if (!us)
+        return;
+    if (us > 500) {
         std::this_thread::sleep_for(std::chrono::microseconds(us));
+        return;
+    }
+    auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+    while (std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
 }
 
 template <typename T>
@@ -320,8 +333,11 @@ BufferSet Harness::runAbortable(const BufferSet& init, uint32_t status0, uint32_
     status_[1] = status1;
     status_[0] = status0;
     setAbortArgs(buffers, launchId);
+    auto start = std::chrono::steady_clock::now();
     enqueueFull(gpu_.queue.get(), abort_.get());
     check(clFinish(gpu_.queue.get()), "clFinish");
+    abortableUs_ = static_cast<unsigned>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count());
     return readBuffers(gpu_.queue.get(), buffers, bufferArgs());
 }
 
@@ -342,12 +358,18 @@ SplitOutcome Harness::runSplit(const BufferSet& init, const Schedule& schedule, 
     SplitOutcome outcome;
     std::thread gpu;
     std::exception_ptr gpuError;
+    std::atomic<cl_event> gpuEvent{nullptr};  // set once the abortable kernel is enqueued
     auto startGpu = [&] {
         gpu = std::thread([&] {
             try {
                 sleepUs(schedule.gpuLaunchDelayUs);
                 uint32_t atLaunch = status_[1];
-                enqueueFull(gpu_.queue.get(), abort_.get());
+                cl_event event = nullptr;
+                check(clEnqueueNDRangeKernel(gpu_.queue.get(), abort_.get(), range_.dims, range_.offset,
+                                             range_.global, range_.local, 0, nullptr, &event),
+                      "clEnqueueNDRangeKernel(abortable)");
+                check(clFlush(gpu_.queue.get()), "clFlush");
+                gpuEvent.store(event);
                 check(clFinish(gpu_.queue.get()), "clFinish(abortable)");
                 std::lock_guard<std::mutex> guard(lock);
                 gpuDone = true;
@@ -364,9 +386,46 @@ SplitOutcome Harness::runSplit(const BufferSet& init, const Schedule& schedule, 
 
     std::exception_ptr cpuError;
     try {
-        if (schedule.gpuStartAfter == 0)
+        if (schedule.cpuAhead) {
+            std::vector<BufferSet> snapshots;
+            for (const Chunk& chunk : schedule.chunks) {
+                enqueueChunk(cpu_.queue.get(), chunk);
+                check(clFinish(cpu_.queue.get()), "clFinish(chunk)");
+                snapshots.push_back(readBuffers(cpu_.queue.get(), cpuBuffers, written));
+            }
             startGpu();
-        for (size_t c = 0; c < schedule.chunks.size(); c++) {
+            // Start publishing once the abortable kernel runs, so the status word moves under it.
+            for (;;) {
+                cl_event event = gpuEvent.load();
+                cl_int state = CL_QUEUED;
+                if (event)
+                    check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr),
+                          "clGetEventInfo");
+                if (state <= CL_RUNNING)
+                    break;
+                {
+                    std::lock_guard<std::mutex> guard(lock);
+                    if (gpuDone)
+                        break;
+                }
+                std::this_thread::yield();
+            }
+            for (size_t c = 0; c < schedule.chunks.size(); c++) {
+                sleepUs(schedule.publishDelayUs[c]);
+                std::lock_guard<std::mutex> guard(lock);
+                if (gpuDone) {
+                    outcome.chunksDiscarded += schedule.chunks.size() - c;
+                    break;
+                }
+                for (size_t i : written)
+                    received[i] = std::move(snapshots[c][i]);
+                status_[1] = static_cast<uint32_t>(schedule.chunks[c].first);
+                outcome.chunksPublished++;
+            }
+        }
+        if (!schedule.cpuAhead && schedule.gpuStartAfter == 0)
+            startGpu();
+        for (size_t c = 0; !schedule.cpuAhead && c < schedule.chunks.size(); c++) {
             {
                 std::lock_guard<std::mutex> guard(lock);
                 if (gpuDone)
@@ -398,6 +457,8 @@ SplitOutcome Harness::runSplit(const BufferSet& init, const Schedule& schedule, 
     }
     if (gpu.joinable())
         gpu.join();
+    if (cl_event event = gpuEvent.load())
+        clReleaseEvent(event);
     clFinish(cpu_.queue.get());
     if (cpuError)
         std::rethrow_exception(cpuError);

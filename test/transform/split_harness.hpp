@@ -23,12 +23,16 @@ struct Schedule {
     std::vector<Chunk> chunks;                // highest first, covering [0, numGroups)
     size_t gpuStartAfter = 0;                 // the abortable kernel is enqueued after this many chunks
     unsigned gpuLaunchDelayUs = 0;            // then waits this long before enqueueing
-    std::vector<unsigned> publishDelayUs;     // per chunk: pause between finishing and publishing
+    std::vector<unsigned> publishDelayUs;     // per chunk: pause before publishing it
+    // Run every chunk first and only then, while the abortable kernel runs, publish their
+    // snapshots one by one: the status word then sweeps down across running work-groups.
+    bool cpuAhead = false;
     std::string describe() const;
 };
 
-// Random chunk sizes taken from the high end downwards, random timing.
-Schedule randomSchedule(uint64_t numGroups, std::mt19937_64& rng);
+// Random chunk sizes taken from the high end downwards, random timing on the scale of the
+// abortable kernel's run time (so that the status word often moves while it runs).
+Schedule randomSchedule(uint64_t numGroups, std::mt19937_64& rng, unsigned kernelUs);
 std::vector<Chunk> randomChunks(uint64_t numGroups, std::mt19937_64& rng);
 
 struct SplitOutcome {
@@ -58,6 +62,8 @@ public:
     // The abortable variant alone with the status word fixed at {status0, status1}.
     BufferSet runAbortable(const BufferSet& init, uint32_t status0, uint32_t status1, uint32_t launchId);
     SplitOutcome runSplit(const BufferSet& init, const Schedule& schedule, uint32_t launchId);
+    // Wall time of the last runAbortable() kernel, to scale schedules (never asserted on).
+    unsigned abortableMicros() const { return abortableUs_; }
 
     // out = recv != orig ? recv : gpu per merge element, for every argument the analysis says is
     // written; other buffers are taken from gpu.
@@ -86,6 +92,7 @@ private:
     cltest::Kernel reference_, chunk_, abort_;
     volatile uint32_t* status_ = nullptr;     // host memory behind statusMem_ (CL_MEM_USE_HOST_PTR)
     cltest::Mem statusMem_;
+    unsigned abortableUs_ = 0;
 };
 
 }  // namespace splittest
