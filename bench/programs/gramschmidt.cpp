@@ -69,11 +69,12 @@ void reference(int m, int n, std::vector<float>& A, std::vector<float>& R, std::
     for (int i = 0; i < m; ++i) norm += A[i * n + k] * A[i * n + k];
     R[k * n + k] = std::sqrt(norm);
     for (int i = 0; i < m; ++i) Q[i * n + k] = A[i * n + k] / R[k * n + k];
-    for (int j = k + 1; j < n; ++j) {
-      R[k * n + j] = 0.0f;
-      for (int i = 0; i < m; ++i) R[k * n + j] += Q[i * n + k] * A[i * n + j];
-      for (int i = 0; i < m; ++i) A[i * n + j] = A[i * n + j] - Q[i * n + k] * R[k * n + j];
-    }
+    // Row by row for the cache; each R[k][j] still sums over i in ascending order like the kernel.
+    for (int j = k + 1; j < n; ++j) R[k * n + j] = 0.0f;
+    for (int i = 0; i < m; ++i)
+      for (int j = k + 1; j < n; ++j) R[k * n + j] += Q[i * n + k] * A[i * n + j];
+    for (int i = 0; i < m; ++i)
+      for (int j = k + 1; j < n; ++j) A[i * n + j] = A[i * n + j] - Q[i * n + k] * R[k * n + j];
   }
 }
 
