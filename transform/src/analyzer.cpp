@@ -232,7 +232,9 @@ private:
     }
 
     bool isProgramScope(CXCursor decl) {
-        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_TranslationUnit;
+        // Variables of a function have it as their semantic parent; others belong to the program.
+        if (clang_getCursorKind(decl) == CXCursor_ParmDecl) return false;
+        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_FunctionDecl;
     }
 
     // The memory holding a variable (for '&v', 'v[i]' on arrays, 'v.f = ...').
@@ -579,6 +581,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
     model.analysis.parsed = program.ok;
     model.analysis.log = program.log;
     if (!program.tu) return model;
+    setMainFile(program.fileName);
     const CXCursor tu = clang_getTranslationUnitCursor(program.tu);
     std::vector<CXCursor> functions;
     std::set<std::string> userFunctions;

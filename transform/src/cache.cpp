@@ -24,7 +24,8 @@ constexpr size_t kMaxMemoryEntries = 512;
 std::string& versionStorage() {
     static std::string v = [] {
         CXString s = clang_getClangVersion();
-        std::string r = std::string(HETERO_TRANSFORM_VERSION) + " / " + clang_getCString(s);
+        std::string r = std::string(HETERO_TRANSFORM_VERSION) + " built " + __DATE__ + " " + __TIME__ + " / " +
+                        clang_getCString(s);
         clang_disposeString(s);
         return r;
     }();

@@ -32,20 +32,27 @@ std::string prettyPrinted(CXCursor c) {
     return s;
 }
 
+namespace {
+thread_local std::string tMainFile;
+
+bool isMain(CXFile f) { return f && take(clang_getFileName(f)) == tMainFile; }
+}  // namespace
+
+void setMainFile(const std::string& name) { tMainFile = name; }
+
 unsigned expansionOffset(CXSourceLocation loc) {
-    if (!clang_Location_isFromMainFile(loc)) return kNoOffset;
+    CXFile f = nullptr;
     unsigned off = 0;
-    clang_getExpansionLocation(loc, nullptr, nullptr, nullptr, &off);
-    return off;
+    clang_getExpansionLocation(loc, &f, nullptr, nullptr, &off);
+    return isMain(f) ? off : kNoOffset;
 }
 
 unsigned literalOffset(CXSourceLocation loc) {
-    if (!clang_Location_isFromMainFile(loc)) return kNoOffset;
-    CXFile ef, sf;
+    CXFile ef = nullptr, sf = nullptr;
     unsigned eo = 0, so = 0;
     clang_getExpansionLocation(loc, &ef, nullptr, nullptr, &eo);
     clang_getSpellingLocation(loc, &sf, nullptr, nullptr, &so);
-    if (!clang_File_isEqual(ef, sf) || eo != so) return kNoOffset;
+    if (!isMain(ef) || !isMain(sf) || eo != so) return kNoOffset;
     return eo;
 }
 

@@ -17,6 +17,8 @@ std::vector<CXCursor> children(CXCursor c);
 std::string prettyPrinted(CXCursor c);
 
 constexpr unsigned kNoOffset = UINT_MAX;
+// The in-memory main file's name, for the offset functions below (per thread, set by analyzeProgram).
+void setMainFile(const std::string& name);
 // Offset in the main file where the code at `loc` comes from after macro expansion, kNoOffset if it is
 // in another file.
 unsigned expansionOffset(CXSourceLocation loc);
