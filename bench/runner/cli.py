@@ -43,8 +43,8 @@ def parse_args(argv):
                         help="comma-separated configurations or groups (default: %s; groups: "
                              "all, native, static, hetero-all; e.g. static-0.3)"
                              % configs_module.DEFAULT_SELECTION)
-    parser.add_argument("--out", default="bench-results", help="output folder (default "
-                        "./bench-results)")
+    parser.add_argument("--out", default=None, help="output folder (default "
+                        "<build>/bench-results)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds one program run may take before it is killed (default 600)")
     parser.add_argument("--from", dest="from_runs", default=None,
@@ -55,6 +55,8 @@ def parse_args(argv):
                         help="check the runner itself: unit checks, then a MINI native-CPU run "
                              "into a temporary folder whose CSV/MD/PNG are validated")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = os.path.join(args.build, "bench-results")
     if args.repeat < 1 or args.inner_repeat < 1:
         parser.error("--repeat and --inner-repeat must be at least 1")
     try:
@@ -260,8 +262,10 @@ def regenerate(args, stream=None):
         if os.path.exists(session):
             with open(session) as source:
                 lines = source.read().splitlines()
-            header.extend(["## Session of %s" % path, ""] + [l for l in lines
-                                                              if not l.startswith("# ")] + [""])
+            body = [l for l in lines if not l.startswith("# ")]
+            while body and not body[0].strip():
+                body.pop(0)
+            header.extend(["## Session of %s" % path, ""] + body + [""])
     seen = {config for _, _, config, _ in records}
     config_list = [c for c in configs_module.all_configs() if c.name in seen]
     problems = write_reports(out_dir, ["# Hetero PolyBench/GPU results (merged)", ""] + header,

@@ -45,9 +45,11 @@ def gpus():
 
 
 def git_commit(repo):
+    """The checkout's commit; HETERO_COMMIT names it where the tree is a copy without .git (the
+    GPU machine)."""
     commit = _command(["git", "rev-parse", "--short=12", "HEAD"], cwd=repo)
     if not commit:
-        return "unknown"
+        return os.environ.get("HETERO_COMMIT", "unknown") + " (no git checkout here)"
     dirty = _command(["git", "status", "--porcelain", "--untracked-files=no"], cwd=repo)
     return commit + (" (with uncommitted changes)" if dirty else "")
 
