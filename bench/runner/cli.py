@@ -111,17 +111,24 @@ def has_device(platforms, name_part, device, exclude=None):
 
 
 def availability(config_list, build_dir, base_env):
-    """{config name: reason it is n/a, or None if it can run}, plus the native and Hetero probe
-    results for the report header."""
+    """Decides per configuration whether it runs. Returns (reasons, broken, native, hetero):
+    reasons {name: why it is n/a, or None}; broken {name: why a built Hetero cannot be used} (an
+    error, not n/a); native and hetero: probe results for the report header."""
     native_env = configs_module.all_configs()[0].environment(base_env, build_dir)
     native, native_error = run_probe(native_env)
     hetero_seen = None
     icd = os.path.join(build_dir, "vendors", "hetero.icd")
     probes = {}
-    reasons = {}
+    reasons, broken = {}, {}
     for c in config_list:
+        reasons[c.name] = None
         if c.hetero and not os.path.exists(icd):
             reasons[c.name] = "Hetero not built (no %s)" % icd
+            continue
+        # Hetero held to one kind of device needs that device natively.
+        held = c.env.get("HETERO_DEVICES")
+        if held and not has_device(native, "", held, exclude="hetero"):
+            reasons[c.name] = "no native %s device for HETERO_DEVICES=%s" % (held, held)
             continue
         env = c.environment(base_env, build_dir)
         key = tuple(sorted((k, v) for k, v in env.items()
@@ -129,23 +136,19 @@ def availability(config_list, build_dir, base_env):
         if key not in probes:
             probes[key] = run_probe(env)
         platforms, error = probes[key]
-        if error:
-            reasons[c.name] = error
-            continue
-        if c.hetero and hetero_seen is None:
+        if not error and c.hetero and hetero_seen is None:
             hetero_seen = [p for p in platforms if "hetero" in p["name"].lower()]
-        if not has_device(platforms, c.platform, c.device):
-            reasons[c.name] = "no platform '%s' with a %s device" % (c.platform, c.device)
+        if not error and has_device(platforms, c.platform, c.device):
             continue
-        # Hetero held to one kind of device needs that device natively.
-        held = c.env.get("HETERO_DEVICES")
-        if held and not has_device(native, "", held, exclude="hetero"):
-            reasons[c.name] = "no native %s device for HETERO_DEVICES=%s" % (held, held)
-            continue
-        reasons[c.name] = None
+        why = error or "no platform '%s' with a device of type %s" % (c.platform, c.device)
+        if c.hetero:
+            # Built but unusable (the loader cannot load it, it crashes, it shows no device).
+            broken[c.name] = "Hetero is built (%s) but unusable: %s" % (icd, why)
+        else:
+            reasons[c.name] = why
     if native_error:
         native = None
-    return reasons, native, hetero_seen
+    return reasons, broken, native, hetero_seen
 
 
 def problems_of(summaries):
@@ -181,8 +184,8 @@ def run_session(args, stream=None):
     out_dir = tables.ensure_dir(args.out)
     build_dir = os.path.abspath(args.build)
     base_env = dict(os.environ)
-    reasons, native, hetero = availability(args.config_list, build_dir, base_env)
-    runnable = [c for c in args.config_list if reasons[c.name] is None]
+    reasons, broken, native, hetero = availability(args.config_list, build_dir, base_env)
+    runnable = [c for c in args.config_list if reasons[c.name] is None and c.name not in broken]
     missing = {b for b in args.benchmark_list if not os.access(executable(build_dir, b), os.X_OK)}
 
     command_line = " ".join(shlex.quote(a) for a in ["bench/run"] + list(args.argv))
@@ -194,6 +197,7 @@ def run_session(args, stream=None):
          ("timeout", "%.0f s per run" % args.timeout)]
         + [("n/a", "`%s`: %s" % (c.name, reasons[c.name])) for c in args.config_list
            if reasons[c.name]]
+        + [("ERROR", "`%s`: %s" % (name, why)) for name, why in broken.items()]
         + ([("not built", ", ".join(sorted(missing)))] if missing else []))
     with open(os.path.join(out_dir, "session.md"), "w") as out:
         out.write("\n".join(header) + "\n")
@@ -205,6 +209,9 @@ def run_session(args, stream=None):
         records.append((benchmark, size, config, result))
         log.add(benchmark, size, config, repeat, result)
 
+    progress_stream = stream or sys.stderr
+    for name, why in broken.items():
+        progress_stream.write("*** ERROR: %s: %s\n" % (name, why))
     total = len(args.size_list) * (len(args.benchmark_list) - len(missing)) * len(runnable) \
         * args.repeat
     progress = Progress(total, stream)
@@ -218,6 +225,8 @@ def run_session(args, stream=None):
             for c in args.config_list:
                 if reasons[c.name]:
                     record(benchmark, size, c.name, 0, RunResult(NA, note=reasons[c.name]))
+                elif c.name in broken:
+                    record(benchmark, size, c.name, 0, RunResult(ERROR, note=broken[c.name]))
             broken = set()
             for repeat in range(1, args.repeat + 1):
                 for c in runnable:

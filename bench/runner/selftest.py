@@ -178,26 +178,54 @@ def validate_outputs(c, out_dir, benchmarks):
         c.check(False, "results.png decodes (%s)" % error)
 
 
-def check_failure_is_loud(c, timeout):
-    """A program that reports FAIL must make the session exit non-zero and be listed."""
+def _fake_session(root, verdict, icd_library=None, configs_spec="native-cpu", timeout=60):
+    """Runs a session over a fake build whose only program, gemm, prints a fixed result line.
+    icd_library: if given, <build>/vendors/hetero.icd names it. Returns (exit code, results.md,
+    {config: status} from results.csv)."""
     from . import cli
-    with tempfile.TemporaryDirectory(prefix="bench-selftest-fail-") as root:
-        os.makedirs(os.path.join(root, "build", "bench"))
-        fake = cli.executable(os.path.join(root, "build"), "gemm")
-        with open(fake, "w") as out:
-            out.write("#!/bin/sh\necho 'polybench benchmark=gemm size=MINI platform=\"P\" "
-                      "device=\"D\" kernel_ms=1 total_ms=2 max_rel_err=0.5 result=FAIL'\nexit 1\n")
-        os.chmod(fake, 0o755)
-        out_dir = os.path.join(root, "out")
-        session = cli.parse_args(["--build", os.path.join(root, "build"), "--benchmarks", "gemm",
-                                  "--sizes", "MINI", "--repeat", "1", "--configs", "native-cpu",
-                                  "--out", out_dir, "--timeout", str(timeout)])
-        session.argv = ["(self-test: failing program)"]
-        code = cli.run_session(session, stream=open(os.devnull, "w"))
+    build = os.path.join(root, "build")
+    os.makedirs(os.path.join(build, "bench"))
+    fake = cli.executable(build, "gemm")
+    with open(fake, "w") as out:
+        out.write("#!/bin/sh\necho 'polybench benchmark=gemm size=MINI platform=\"P\" device=\"D\" "
+                  "kernel_ms=1 total_ms=2 max_rel_err=0 result=%s'\nexit %d\n"
+                  % (verdict, 0 if verdict == "PASS" else 1))
+    os.chmod(fake, 0o755)
+    if icd_library:
+        os.makedirs(os.path.join(build, "vendors"))
+        with open(os.path.join(build, "vendors", "hetero.icd"), "w") as out:
+            out.write(icd_library + "\n")
+    out_dir = os.path.join(root, "out")
+    session = cli.parse_args(["--build", build, "--benchmarks", "gemm", "--sizes", "MINI",
+                              "--repeat", "1", "--configs", configs_spec, "--out", out_dir,
+                              "--timeout", str(timeout)])
+    session.argv = ["(self-test: fake program)"]
+    with open(os.devnull, "w") as quiet:
+        code = cli.run_session(session, stream=quiet)
+    with open(os.path.join(out_dir, "results.md")) as source:
+        md = source.read()
+    with open(os.path.join(out_dir, "results.csv"), newline="") as source:
+        statuses = {row["config"]: row["status"] for row in csv.DictReader(source)}
+    return code, md, statuses
+
+
+def check_failures_are_loud(c, timeout):
+    """A wrong result, and a Hetero that is built but unusable, must fail the session; a Hetero
+    that is not built is only n/a."""
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        code, md, statuses = _fake_session(root, "FAIL", timeout=timeout)
         c.check(code == 1, "a FAIL makes the runner exit 1 (got %d)" % code)
-        with open(os.path.join(out_dir, "results.md")) as source:
-            md = source.read()
         c.check("## Problems (1)" in md and "**FAIL**" in md, "a FAIL is listed in results.md")
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        code, md, statuses = _fake_session(root, "PASS", configs_spec="native-cpu,hetero",
+                                           timeout=timeout)
+        c.check(code == 0 and statuses == {"native-cpu": "PASS", "hetero": "n/a"},
+                "an unbuilt Hetero is n/a and the session passes (%d, %s)" % (code, statuses))
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        code, md, statuses = _fake_session(root, "PASS", "/nonexistent/libhetero-selftest.so",
+                                           "native-cpu,hetero", timeout)
+        c.check(code == 1 and statuses == {"native-cpu": "PASS", "hetero": "ERROR"},
+                "a built Hetero the loader cannot use is an ERROR (%d, %s)" % (code, statuses))
 
 
 def run(args):
@@ -207,7 +235,7 @@ def run(args):
     check_execute(c)
     check_configs(c)
     check_png_and_chart(c)
-    check_failure_is_loud(c, args.timeout)
+    check_failures_are_loud(c, args.timeout)
 
     build = os.path.abspath(args.build)
     built = [b for b in args.benchmark_list if os.access(cli.executable(build, b), os.X_OK)]
