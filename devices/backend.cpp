@@ -1,0 +1,106 @@
+#include "devices/backend.hpp"
+
+#include "devices/selection.hpp"
+#include "devices/vendor_registry.hpp"
+#include "platform/config.hpp"
+#include "platform/log.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+// Every Hetero library exports this symbol; a vendor library that has it is Hetero (this copy or
+// another installed one) and must never become a backend, or Hetero would wrap itself.
+extern "C" __attribute__((visibility("default"))) const char hetero_icd_marker[] = "Hetero OpenCL ICD";
+
+namespace hetero {
+namespace {
+using GetPlatformIDs = cl_int(CL_API_CALL*)(cl_uint, cl_platform_id*, cl_uint*);
+using GetExtensionFunctionAddress = void*(CL_API_CALL*)(const char*);
+
+std::string platformString(cl_platform_id p, cl_platform_info what) {
+    size_t n = 0;
+    if (BACKEND(p, clGetPlatformInfo)(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
+    std::string s(n, '\0');
+    BACKEND(p, clGetPlatformInfo)(p, what, n, s.data(), nullptr);
+    while (!s.empty() && s.back() == '\0') s.pop_back();
+    return s;
+}
+
+void loadLibrary(const std::string& library, std::vector<BackendPlatform>& out) {
+    void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        HETERO_LOG(Warn, "cannot load vendor library %s: %s", library.c_str(), dlerror());
+        return;
+    }
+    if (dlsym(handle, "hetero_icd_marker")) {
+        HETERO_LOG(Debug, "skipping %s: it is Hetero", library.c_str());
+        dlclose(handle);
+        return;
+    }
+    auto getIds = reinterpret_cast<GetPlatformIDs>(dlsym(handle, "clIcdGetPlatformIDsKHR"));
+    if (!getIds) {
+        if (auto gefa = reinterpret_cast<GetExtensionFunctionAddress>(dlsym(handle, "clGetExtensionFunctionAddress")))
+            getIds = reinterpret_cast<GetPlatformIDs>(gefa("clIcdGetPlatformIDsKHR"));
+    }
+    if (!getIds) {
+        HETERO_LOG(Warn, "%s is not an OpenCL ICD (no clIcdGetPlatformIDsKHR)", library.c_str());
+        return;  // keep it loaded: unloading libraries with constructors is riskier than a leak
+    }
+    cl_uint count = 0;
+    if (getIds(0, nullptr, &count) != CL_SUCCESS || count == 0) {
+        HETERO_LOG(Info, "%s reports no platform", library.c_str());
+        return;
+    }
+    std::vector<cl_platform_id> ids(count);
+    getIds(count, ids.data(), nullptr);
+    for (auto p : ids) {
+        if (!p || !p->dispatch) continue;
+        BackendPlatform bp;
+        bp.library = library;
+        bp.platform = p;
+        bp.name = platformString(p, CL_PLATFORM_NAME);
+        bp.vendor = platformString(p, CL_PLATFORM_VENDOR);
+        cl_uint n = 0;
+        if (BACKEND(p, clGetDeviceIDs)(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) == CL_SUCCESS && n > 0) {
+            bp.devices.resize(n);
+            BACKEND(p, clGetDeviceIDs)(p, CL_DEVICE_TYPE_ALL, n, bp.devices.data(), nullptr);
+        }
+        HETERO_LOG(Info, "backend platform \"%s\" from %s with %u device(s)", bp.name.c_str(), library.c_str(), n);
+        out.push_back(std::move(bp));
+    }
+}
+}  // namespace
+
+Backends::Backends() = default;
+
+const Backends& Backends::instance() {
+    static Backends* backends = [] {
+        auto* b = new Backends;  // never destroyed: backend libraries outlive static destructors
+        b->load();
+        return b;
+    }();
+    return *backends;
+}
+
+void Backends::load() {
+    for (const auto& library : vendorLibraries()) loadLibrary(library, platforms_);
+    auto request = config::get("HETERO_DEVICES", "devices");
+    Selection selection = selectSlots(platforms_, request ? &*request : nullptr);
+    slots_ = std::move(selection.slots);
+    problem_ = std::move(selection.error);
+    if (!problem_.empty()) {
+        HETERO_LOG(Error, "%s", problem_.c_str());
+        return;
+    }
+    primary_ = 0;
+    for (const auto& s : slots_)
+        if (s.type & CL_DEVICE_TYPE_GPU) {
+            primary_ = s.index;
+            break;
+        }
+    for (const auto& s : slots_)
+        HETERO_LOG(Info, "slot %u: %s", s.index, s.describe().c_str());
+}
+
+}  // namespace hetero

@@ -1,0 +1,58 @@
+// The real OpenCL implementations behind Hetero ("backends"), found and loaded without the ICD
+// loader (DESIGN.md decision 2), and the backend devices ("slots") the virtual device wraps.
+#pragma once
+
+#include "platform/object.hpp"
+
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+// One wrapped backend device. The same backend device may fill several slots (e.g. "pocl:0,pocl:0"):
+// each slot gets its own backend context, so slots never share memory objects.
+struct Slot {
+    unsigned index = 0;
+    std::string library;          // vendor ICD library it came from
+    cl_platform_id platform = nullptr;
+    cl_device_id device = nullptr;
+    std::string platformName;
+    std::string deviceName;
+    cl_device_type type = 0;
+    // Handy for error messages and logs: "NVIDIA H100 (NVIDIA CUDA)".
+    std::string describe() const { return deviceName + " (" + platformName + ")"; }
+};
+
+struct BackendPlatform {
+    std::string library;
+    cl_platform_id platform = nullptr;
+    std::string name;
+    std::string vendor;
+    std::vector<cl_device_id> devices;
+};
+
+class Backends {
+public:
+    // Loaded once, on first use, thread-safely.
+    static const Backends& instance();
+
+    const std::vector<BackendPlatform>& platforms() const { return platforms_; }
+    const std::vector<Slot>& slots() const { return slots_; }
+    // Why there is no slot (empty when there are slots).
+    const std::string& problem() const { return problem_; }
+    // The slot unsplit work runs on by default: the first GPU, else slot 0.
+    unsigned primarySlot() const { return primary_; }
+
+private:
+    Backends();
+    void load();
+    std::vector<BackendPlatform> platforms_;
+    std::vector<Slot> slots_;
+    std::string problem_;
+    unsigned primary_ = 0;
+};
+
+// Calls a backend object's entry point through its own dispatch table.
+#define BACKEND(object, function) ((object)->dispatch->function)
+
+}  // namespace hetero

@@ -1,0 +1,35 @@
+// A command of a Hetero queue: what it waits for, where it runs, and how it submits itself to a
+// backend device. Every clEnqueue* builds one and hands it to Queue::enqueue().
+#pragma once
+
+#include "platform/event.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace hetero {
+
+// Where a command runs: a backend slot, or the host (memcpy, map bookkeeping).
+constexpr int kHostSlot = -1;
+
+// What a command's submit() gets: the chosen slot, the backend queue of this Hetero queue on it,
+// and the backend events it must wait for (those of its dependencies that ran on the same slot).
+struct Submission {
+    Queue& queue;
+    int slot;
+    cl_command_queue backendQueue;   // nullptr for the host slot
+    std::vector<cl_event> waitList;  // borrowed; valid during submit()
+};
+
+struct Command {
+    Ref<Event> event;
+    std::vector<Ref<Event>> dependencies;
+    // Chooses the slot from the current state of the memory objects; runs right before submit(),
+    // once every dependency has been submitted. Default: the primary slot.
+    std::function<int()> place;
+    // Submits the work. Returns the backend event that completes it (the caller takes ownership),
+    // or nullptr when the work is already done (host commands). Throws Error on failure.
+    std::function<cl_event(Submission&)> submit;
+};
+
+}  // namespace hetero

@@ -1,0 +1,41 @@
+// A Hetero context: one backend context per slot, so slots never share backend objects.
+#pragma once
+
+#include "platform/object.hpp"
+#include "platform/platform.hpp"
+
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+class Context : public ApiObject<_cl_context, Kind::Context> {
+public:
+    using Notify = void(CL_CALLBACK*)(const char*, const void*, size_t, void*);
+    using Destructor = void(CL_CALLBACK*)(cl_context, void*);
+
+    // Throws Error on failure.
+    static Context* create(const cl_context_properties* properties, Notify notify, void* userData);
+
+    size_t slotCount() const { return backend_.size(); }
+    cl_context backend(unsigned slot) const { return backend_[slot]; }
+    const std::vector<cl_context_properties>& properties() const { return properties_; }
+    cl_int info(cl_context_info param, size_t size, void* value, size_t* sizeRet);
+    void addDestructor(Destructor fn, void* userData);
+    // Reports an error to the application's pfn_notify, if any.
+    void notify(const std::string& message) const;
+
+protected:
+    ~Context() override;
+
+private:
+    Context() = default;
+    std::vector<cl_context> backend_;
+    std::vector<cl_context_properties> properties_;
+    Notify notify_ = nullptr;
+    void* notifyData_ = nullptr;
+    std::mutex destructorMutex_;
+    std::vector<std::pair<Destructor, void*>> destructors_;
+};
+
+}  // namespace hetero

@@ -1,0 +1,384 @@
+// Buffer commands: read/write/copy/fill (and rect variants), map/unmap, migrate.
+#include "platform/api.hpp"
+#include "platform/enqueue.hpp"
+
+#include <cstring>
+
+using namespace hetero;
+
+namespace {
+
+// Where the current contents of `m` can be read: a fresh slot, else the host copy.
+int placeReading(Mem* m) {
+    Storage& s = m->storage();
+    std::lock_guard lock(s.mutex);
+    int slot = s.freshSlot(Backends::instance().primarySlot());
+    if (slot >= 0) return slot;
+    return s.hostFresh() ? kHostSlot : static_cast<int>(Backends::instance().primarySlot());
+}
+
+bool coversStorage(Mem* m, size_t offset, size_t size) {
+    return m->origin() + offset == 0 && size == m->storage().bytes();
+}
+
+void requireHostRead(Mem* m) {
+    require(!(m->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)), CL_INVALID_OPERATION);
+}
+void requireHostWrite(Mem* m) {
+    require(!(m->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)), CL_INVALID_OPERATION);
+}
+void requireRange(Mem* m, size_t offset, size_t size) {
+    require(size > 0 && offset <= m->size() && size <= m->size() - offset, CL_INVALID_VALUE);
+}
+
+// Rect geometry with the specification's defaults applied and checked.
+struct Rect {
+    size_t origin[3], region[3], rowPitch, slicePitch;
+    size_t offsetOf() const { return origin[2] * slicePitch + origin[1] * rowPitch + origin[0]; }
+    size_t extent() const { return (region[2] - 1) * slicePitch + (region[1] - 1) * rowPitch + region[0]; }
+};
+
+Rect makeRect(const size_t* origin, const size_t* region, size_t rowPitch, size_t slicePitch) {
+    require(origin != nullptr && region != nullptr, CL_INVALID_VALUE);
+    require(region[0] && region[1] && region[2], CL_INVALID_VALUE);
+    Rect r{{origin[0], origin[1], origin[2]}, {region[0], region[1], region[2]}, rowPitch, slicePitch};
+    if (r.rowPitch == 0) r.rowPitch = region[0];
+    require(r.rowPitch >= region[0], CL_INVALID_VALUE);
+    if (r.slicePitch == 0) r.slicePitch = region[1] * r.rowPitch;
+    require(r.slicePitch >= region[1] * r.rowPitch && r.slicePitch % r.rowPitch == 0, CL_INVALID_VALUE);
+    return r;
+}
+
+void requireRectInside(Mem* m, const Rect& r) {
+    require(r.offsetOf() + r.extent() <= m->size(), CL_INVALID_VALUE);
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                                       size_t offset, size_t size, void* ptr, cl_uint num_events_in_wait_list,
+                                       const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        require(ptr != nullptr, CL_INVALID_VALUE);
+        requireRange(m, offset, size);
+        requireHostRead(m);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keep(m);
+        auto ev = queue->enqueue(
+            CL_COMMAND_READ_BUFFER, std::move(deps), [keep] { return placeReading(keep.get()); },
+            [keep, offset, size, ptr](Submission& sub) -> cl_event {
+                Mem* m = keep.get();
+                if (sub.slot == kHostSlot) {
+                    std::lock_guard lock(m->storage().mutex);
+                    std::memcpy(ptr, m->storage().host() + m->origin() + offset, size);
+                    return nullptr;
+                }
+                return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueReadBuffer)(sub.backendQueue, m->backendMem(sub.slot), CL_FALSE,
+                                                                         offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, blocking_read);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                                        size_t offset, size_t size, const void* ptr, cl_uint num_events_in_wait_list,
+                                        const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        require(ptr != nullptr, CL_INVALID_VALUE);
+        requireRange(m, offset, size);
+        requireHostWrite(m);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keep(m);
+        bool whole = coversStorage(m, offset, size);
+        auto ev = queue->enqueue(
+            CL_COMMAND_WRITE_BUFFER, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            [keep, whole, offset, size, ptr](Submission& sub) -> cl_event {
+                Mem* m = keep.get();
+                return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, m->backendMem(sub.slot), CL_FALSE,
+                                                                          offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, blocking_write);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                                       size_t src_offset, size_t dst_offset, size_t size,
+                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                       cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* src = bufferOf(queue, src_buffer);
+        Mem* dst = bufferOf(queue, dst_buffer);
+        requireRange(src, src_offset, size);
+        requireRange(dst, dst_offset, size);
+        if (&src->storage() == &dst->storage()) {
+            size_t a = src->origin() + src_offset, b = dst->origin() + dst_offset;
+            require(a + size <= b || b + size <= a, CL_MEM_COPY_OVERLAP);
+        }
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keepSrc(src), keepDst(dst);
+        bool whole = coversStorage(dst, dst_offset, size);
+        auto ev = queue->enqueue(
+            CL_COMMAND_COPY_BUFFER, std::move(deps),
+            [keepSrc, keepDst, whole] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, whole}}); },
+            [keepSrc, keepDst, whole, src_offset, dst_offset, size](Submission& sub) -> cl_event {
+                return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
+                                  [&](std::vector<cl_event>& wait) {
+                                      cl_event e = nullptr;
+                                      check(BACKEND(sub.backendQueue, clEnqueueCopyBuffer)(
+                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
+                                          src_offset, dst_offset, size, wait.size(), listOrNull(wait), &e));
+                                      return e;
+                                  });
+            });
+        return finishEnqueue(ev, event, false);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void* pattern,
+                                       size_t pattern_size, size_t offset, size_t size, cl_uint num_events_in_wait_list,
+                                       const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        require(pattern != nullptr, CL_INVALID_VALUE);
+        bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0 && pattern_size <= 128;
+        require(powerOfTwo, CL_INVALID_VALUE);
+        require(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE);
+        requireRange(m, offset, size);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keep(m);
+        bool whole = coversStorage(m, offset, size);
+        std::vector<unsigned char> bytes(static_cast<const unsigned char*>(pattern),
+                                         static_cast<const unsigned char*>(pattern) + pattern_size);
+        auto ev = queue->enqueue(
+            CL_COMMAND_FILL_BUFFER, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            [keep, whole, bytes, offset, size](Submission& sub) -> cl_event {
+                Mem* m = keep.get();
+                return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueFillBuffer)(sub.backendQueue, m->backendMem(sub.slot), bytes.data(),
+                                                                         bytes.size(), offset, size, wait.size(),
+                                                                         listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, false);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                                           const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                                           size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                                           size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
+                                           const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        require(ptr != nullptr, CL_INVALID_VALUE);
+        Rect b = makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
+        Rect h = makeRect(host_origin, region, host_row_pitch, host_slice_pitch);
+        requireRectInside(m, b);
+        requireHostRead(m);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keep(m);
+        auto ev = queue->enqueue(
+            CL_COMMAND_READ_BUFFER_RECT, std::move(deps), [keep] { return placeFor({{keep.get(), false, false}}); },
+            [keep, b, h, ptr](Submission& sub) -> cl_event {
+                Mem* m = keep.get();
+                return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueReadBufferRect)(
+                        sub.backendQueue, m->backendMem(sub.slot), CL_FALSE, b.origin, h.origin, b.region, b.rowPitch,
+                        b.slicePitch, h.rowPitch, h.slicePitch, ptr, wait.size(), listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, blocking_read);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                                            const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                                            size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                                            size_t host_slice_pitch, const void* ptr, cl_uint num_events_in_wait_list,
+                                            const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        require(ptr != nullptr, CL_INVALID_VALUE);
+        Rect b = makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
+        Rect h = makeRect(host_origin, region, host_row_pitch, host_slice_pitch);
+        requireRectInside(m, b);
+        requireHostWrite(m);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keep(m);
+        auto ev = queue->enqueue(
+            CL_COMMAND_WRITE_BUFFER_RECT, std::move(deps), [keep] { return placeFor({{keep.get(), true, false}}); },
+            [keep, b, h, ptr](Submission& sub) -> cl_event {
+                Mem* m = keep.get();
+                return submitWith(sub, {{m, true, false}}, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueWriteBufferRect)(
+                        sub.backendQueue, m->backendMem(sub.slot), CL_FALSE, b.origin, h.origin, b.region, b.rowPitch,
+                        b.slicePitch, h.rowPitch, h.slicePitch, ptr, wait.size(), listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, blocking_write);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                                           const size_t* src_origin, const size_t* dst_origin, const size_t* region,
+                                           size_t src_row_pitch, size_t src_slice_pitch, size_t dst_row_pitch,
+                                           size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
+                                           const cl_event* event_wait_list, cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* src = bufferOf(queue, src_buffer);
+        Mem* dst = bufferOf(queue, dst_buffer);
+        Rect s = makeRect(src_origin, region, src_row_pitch, src_slice_pitch);
+        Rect d = makeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch);
+        requireRectInside(src, s);
+        requireRectInside(dst, d);
+        if (src == dst) {
+            require(s.rowPitch == d.rowPitch && s.slicePitch == d.slicePitch, CL_INVALID_VALUE);
+            size_t a = s.offsetOf(), b = d.offsetOf(), n = s.extent();
+            require(a + n <= b || b + n <= a, CL_MEM_COPY_OVERLAP);
+        }
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Ref<Mem> keepSrc(src), keepDst(dst);
+        auto ev = queue->enqueue(
+            CL_COMMAND_COPY_BUFFER_RECT, std::move(deps),
+            [keepSrc, keepDst] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, false}}); },
+            [keepSrc, keepDst, s, d](Submission& sub) -> cl_event {
+                return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, false}},
+                                  [&](std::vector<cl_event>& wait) {
+                                      cl_event e = nullptr;
+                                      check(BACKEND(sub.backendQueue, clEnqueueCopyBufferRect)(
+                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
+                                          s.origin, d.origin, s.region, s.rowPitch, s.slicePitch, d.rowPitch,
+                                          d.slicePitch, wait.size(), listOrNull(wait), &e));
+                                      return e;
+                                  });
+            });
+        return finishEnqueue(ev, event, false);
+    });
+}
+
+// Maps go through the host copy: a map brings the current contents there (unless the whole
+// object is invalidated), an unmap after writing makes the host copy the only current one.
+void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                                     cl_map_flags map_flags, size_t offset, size_t size,
+                                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                     cl_event* event, cl_int* errcode_ret) {
+    return guardedCreate(errcode_ret, [&]() -> void* {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = bufferOf(queue, buffer);
+        requireRange(m, offset, size);
+        require((map_flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) == 0, CL_INVALID_VALUE);
+        require(!((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
+                CL_INVALID_VALUE);
+        if (map_flags & CL_MAP_READ) requireHostRead(m);
+        if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) requireHostWrite(m);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        unsigned char* ptr;
+        {
+            std::lock_guard lock(m->storage().mutex);
+            ptr = m->storage().host() + m->origin() + offset;
+        }
+        bool skipRead = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && coversStorage(m, offset, size);
+        Ref<Mem> keep(m);
+        m->addMapping(ptr, {map_flags, offset, size});
+        auto ev = queue->enqueue(CL_COMMAND_MAP_BUFFER, std::move(deps), [] { return kHostSlot; },
+                                 [keep, skipRead](Submission& sub) -> cl_event {
+                                     if (!skipRead) {
+                                         std::lock_guard lock(keep->storage().mutex);
+                                         keep->storage().makeHostFresh(sub.queue);
+                                     }
+                                     return nullptr;
+                                 });
+        cl_int err = finishEnqueue(ev, event, blocking_map);
+        if (err != CL_SUCCESS) fail(err);
+        return ptr;
+    });
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr,
+                                           cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                           cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        Mem* m = memOf(queue, memobj);
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        Mem::Mapping mapping{};
+        require(m->takeMapping(mapped_ptr, mapping), CL_INVALID_VALUE);
+        bool wrote = mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
+        Ref<Mem> keep(m);
+        auto ev = queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, std::move(deps), [] { return kHostSlot; },
+                                 [keep, wrote](Submission&) -> cl_event {
+                                     if (wrote) {
+                                         std::lock_guard lock(keep->storage().mutex);
+                                         keep->storage().wroteOnHost();
+                                     }
+                                     return nullptr;
+                                 });
+        return finishEnqueue(ev, event, false);
+    });
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                              const cl_mem* mem_objects, cl_mem_migration_flags flags,
+                                              cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                                              cl_event* event) {
+    return guarded([&] {
+        Queue* queue = queueOf(command_queue);
+        require(num_mem_objects > 0 && mem_objects != nullptr, CL_INVALID_VALUE);
+        require((flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) == 0, CL_INVALID_VALUE);
+        std::vector<Ref<Mem>> mems;
+        for (cl_uint i = 0; i < num_mem_objects; ++i) mems.emplace_back(memOf(queue, mem_objects[i]));
+        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
+        bool toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
+        bool undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+        auto ev = queue->enqueue(
+            CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(deps),
+            [toHost] { return toHost ? kHostSlot : static_cast<int>(Backends::instance().primarySlot()); },
+            [mems, undefined](Submission& sub) -> cl_event {
+                if (undefined) return sub.slot == kHostSlot ? nullptr : [&] {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, sub.waitList.size(),
+                                                                                 listOrNull(sub.waitList), &e));
+                    return e;
+                }();
+                if (sub.slot == kHostSlot) {
+                    for (auto& m : mems) {
+                        std::lock_guard lock(m->storage().mutex);
+                        m->storage().makeHostFresh(sub.queue);
+                    }
+                    return nullptr;
+                }
+                std::vector<Access> accesses;
+                for (auto& m : mems) accesses.push_back({m.get(), false, false});
+                return submitWith(sub, accesses, [&](std::vector<cl_event>& wait) {
+                    cl_event e = nullptr;
+                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, wait.size(),
+                                                                                 listOrNull(wait), &e));
+                    return e;
+                });
+            });
+        return finishEnqueue(ev, event, false);
+    });
+}

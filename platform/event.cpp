@@ -1,0 +1,299 @@
+// Events: status transitions, callbacks, waits, profiling; and the clXxx entry points for events.
+#include "platform/event.hpp"
+
+#include "platform/api.hpp"
+#include "platform/error.hpp"
+#include "platform/info.hpp"
+#include "platform/queue.hpp"
+
+#include <chrono>
+
+namespace hetero {
+
+namespace {
+std::mutex signalMutex;
+std::condition_variable signalChanged;
+unsigned long signalGeneration = 0;
+
+void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void* userData) {
+    auto* event = static_cast<Event*>(userData);  // retained in submitted()
+    event->complete(status < 0 ? status : CL_COMPLETE);
+    event->release();
+}
+}  // namespace
+
+void EventSignal::raise() {
+    std::lock_guard lock(signalMutex);
+    ++signalGeneration;
+    signalChanged.notify_all();
+}
+
+void EventSignal::waitAfter(unsigned long& seen) {
+    std::unique_lock lock(signalMutex);
+    signalChanged.wait(lock, [&] { return signalGeneration != seen; });
+    seen = signalGeneration;
+}
+
+unsigned long EventSignal::current() {
+    std::lock_guard lock(signalMutex);
+    return signalGeneration;
+}
+
+cl_ulong hostNanoseconds() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+Event::Event(Context* context, Queue* queue, cl_command_type type)
+    : context_(context), queue_(queue), type_(type), status_(queue ? CL_QUEUED : CL_SUBMITTED) {
+    if (queue_) {
+        queue_->retain();  // held until the event completes (Queue::~Queue needs no cycle breaking)
+        profiling_ = queue_->profiling();
+        times_[0] = hostNanoseconds();
+    }
+}
+
+Event::~Event() {
+    if (backendEvent_) BACKEND(backendEvent_, clReleaseEvent)(backendEvent_);
+}
+
+Queue* Event::queue() const { return queue_; }
+
+cl_int Event::status() const {
+    std::lock_guard lock(mutex_);
+    return status_;
+}
+
+cl_event Event::backendEventFor(unsigned slot) const {
+    std::lock_guard lock(mutex_);
+    return slot_ == static_cast<int>(slot) ? backendEvent_ : nullptr;
+}
+
+bool Event::isResolvable() const {
+    std::lock_guard lock(mutex_);
+    return status_ <= CL_COMPLETE || backendEvent_ != nullptr;
+}
+
+void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
+    {
+        std::unique_lock lock(mutex_);
+        slot_ = static_cast<int>(slot);
+        backendEvent_ = backendEvent;
+        times_[1] = hostNanoseconds();
+        if (status_ == CL_QUEUED) {
+            status_ = CL_SUBMITTED;
+            runCallbacks(CL_SUBMITTED, lock);
+        }
+    }
+    EventSignal::raise();
+    retain();  // released by backendCompleted
+    if (BACKEND(backendEvent, clSetEventCallback)(backendEvent, CL_COMPLETE, backendCompleted, this) != CL_SUCCESS) {
+        // Cannot be told: wait here instead (rare; keeps the event correct).
+        cl_int st = BACKEND(backendEvent, clWaitForEvents)(1, &backendEvent);
+        backendCompleted(backendEvent, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, this);
+    }
+}
+
+void Event::complete(cl_int status) {
+    Queue* queue = nullptr;
+    std::vector<std::function<void(cl_int)>> listeners;
+    {
+        std::unique_lock lock(mutex_);
+        if (status_ <= CL_COMPLETE) return;  // already final
+        if (backendEvent_ && profiling_ && status == CL_COMPLETE) {
+            cl_ulong start = 0, end = 0;
+            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+            // Backend clocks differ from the host's: keep the backend's duration, placed on the host clock.
+            cl_ulong now = hostNanoseconds();
+            cl_ulong duration = end >= start ? end - start : 0;
+            times_[3] = now;
+            times_[2] = now - duration > times_[1] ? now - duration : times_[1];
+        } else {
+            if (!times_[1]) times_[1] = hostNanoseconds();
+            times_[2] = times_[1];
+            times_[3] = hostNanoseconds();
+        }
+        if (status_ > CL_RUNNING) runCallbacks(CL_RUNNING, lock);  // RUNNING callbacks fire on passing it
+        status_ = status;
+        runCallbacks(status, lock);
+        listeners.swap(listeners_);
+        queue = queue_;  // the handle stays queryable (CL_EVENT_COMMAND_QUEUE); the reference goes
+    }
+    changed_.notify_all();
+    for (auto& l : listeners) l(status);
+    EventSignal::raise();
+    if (queue) queue->release();
+}
+
+void Event::setUserStatus(cl_int status) {
+    require(type_ == CL_COMMAND_USER, CL_INVALID_EVENT);
+    require(status == CL_COMPLETE || status < 0, CL_INVALID_VALUE);
+    {
+        std::lock_guard lock(mutex_);
+        require(status_ > CL_COMPLETE, CL_INVALID_OPERATION);  // may be set once
+    }
+    complete(status);
+}
+
+cl_int Event::wait() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
+    return status_;
+}
+
+void Event::addCallback(cl_int status, Callback fn, void* userData) {
+    std::unique_lock lock(mutex_);
+    callbacks_.push_back({status, fn, userData});
+    // Already reached: call it now (outside the lock, from this thread).
+    bool reached = status_ <= status;
+    if (reached) {
+        callbacks_.pop_back();
+        cl_int current = status_ < 0 ? status_ : status;
+        lock.unlock();
+        fn(handle(), current, userData);
+    }
+}
+
+// Runs (and removes) the callbacks registered for `reached`; `reached` may be negative (error),
+// which triggers CL_COMPLETE callbacks with the error code. Unlocks around each call.
+void Event::runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock) {
+    cl_int level = reached < 0 ? CL_COMPLETE : reached;
+    for (size_t i = 0; i < callbacks_.size();) {
+        if (callbacks_[i].status == level) {
+            Registered r = callbacks_[i];
+            callbacks_.erase(callbacks_.begin() + i);
+            lock.unlock();
+            r.fn(handle(), reached, r.userData);
+            lock.lock();
+        } else {
+            ++i;
+        }
+    }
+}
+
+void Event::onComplete(std::function<void(cl_int)> fn) {
+    std::unique_lock lock(mutex_);
+    if (status_ <= CL_COMPLETE) {
+        cl_int s = status_;
+        lock.unlock();
+        fn(s);
+        return;
+    }
+    listeners_.push_back(std::move(fn));
+}
+
+cl_int Event::profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet) {
+    std::lock_guard lock(mutex_);
+    if (!profiling_ || type_ == CL_COMMAND_USER) return CL_PROFILING_INFO_NOT_AVAILABLE;
+    if (status_ != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;
+    InfoWriter out(size, value, sizeRet);
+    switch (param) {
+    case CL_PROFILING_COMMAND_QUEUED: return out.scalar<cl_ulong>(times_[0]);
+    case CL_PROFILING_COMMAND_SUBMIT: return out.scalar<cl_ulong>(times_[1]);
+    case CL_PROFILING_COMMAND_START: return out.scalar<cl_ulong>(times_[2]);
+    case CL_PROFILING_COMMAND_END:
+    case CL_PROFILING_COMMAND_COMPLETE: return out.scalar<cl_ulong>(times_[3]);
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+cl_int Event::info(cl_event_info param, size_t size, void* value, size_t* sizeRet) {
+    InfoWriter out(size, value, sizeRet);
+    switch (param) {
+    case CL_EVENT_COMMAND_QUEUE: {
+        std::lock_guard lock(mutex_);
+        return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
+    }
+    case CL_EVENT_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_EVENT_COMMAND_TYPE: return out.scalar<cl_command_type>(type_);
+    case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar<cl_int>(status());
+    case CL_EVENT_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+}  // namespace hetero
+
+using namespace hetero;
+
+cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event* event_list) {
+    return guarded([&] {
+        require(num_events > 0 && event_list != nullptr, CL_INVALID_VALUE);
+        std::vector<Event*> events;
+        for (cl_uint i = 0; i < num_events; ++i) {
+            Event* e = fromHandle<Event>(event_list[i]);
+            require(e != nullptr, CL_INVALID_EVENT);
+            require(events.empty() || e->context() == events[0]->context(), CL_INVALID_CONTEXT);
+            events.push_back(e);
+        }
+        // No implicit flush needed: Hetero hands commands to the backends (and flushes them) as
+        // soon as their dependencies allow.
+        cl_int result = CL_SUCCESS;
+        for (Event* e : events)
+            if (e->wait() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        return result;
+    });
+}
+
+cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size, void* param_value,
+                                  size_t* param_value_size_ret) {
+    return guarded([&] {
+        Event* e = fromHandle<Event>(event);
+        require(e != nullptr, CL_INVALID_EVENT);
+        return e->info(param_name, param_value_size, param_value, param_value_size_ret);
+    });
+}
+
+cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int* errcode_ret) {
+    return guardedCreate(errcode_ret, [&]() -> cl_event {
+        Context* c = fromHandle<Context>(context);
+        require(c != nullptr, CL_INVALID_CONTEXT);
+        return (new Event(c, nullptr, CL_COMMAND_USER))->handle();
+    });
+}
+
+cl_int CL_API_CALL clRetainEvent(cl_event event) {
+    Event* e = fromHandle<Event>(event);
+    if (!e) return CL_INVALID_EVENT;
+    e->retain();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+    Event* e = fromHandle<Event>(event);
+    if (!e) return CL_INVALID_EVENT;
+    e->release();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
+    return guarded([&] {
+        Event* e = fromHandle<Event>(event);
+        require(e != nullptr, CL_INVALID_EVENT);
+        e->setUserStatus(execution_status);
+        return CL_SUCCESS;
+    });
+}
+
+cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
+                                      void(CL_CALLBACK* pfn_notify)(cl_event, cl_int, void*), void* user_data) {
+    return guarded([&] {
+        Event* e = fromHandle<Event>(event);
+        require(e != nullptr, CL_INVALID_EVENT);
+        require(pfn_notify != nullptr, CL_INVALID_VALUE);
+        require(command_exec_callback_type == CL_SUBMITTED || command_exec_callback_type == CL_RUNNING ||
+                    command_exec_callback_type == CL_COMPLETE,
+                CL_INVALID_VALUE);
+        e->addCallback(command_exec_callback_type, pfn_notify, user_data);
+        return CL_SUCCESS;
+    });
+}
+
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t param_value_size,
+                                           void* param_value, size_t* param_value_size_ret) {
+    return guarded([&] {
+        Event* e = fromHandle<Event>(event);
+        require(e != nullptr, CL_INVALID_EVENT);
+        return e->profilingInfo(param_name, param_value_size, param_value, param_value_size_ret);
+    });
+}

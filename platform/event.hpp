@@ -1,0 +1,88 @@
+// Hetero events: the status of one command (or a user event), its profiling times, callbacks,
+// and the backend event that carries it once submitted to a backend device.
+#pragma once
+
+#include "platform/context.hpp"
+#include "platform/object.hpp"
+
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+class Queue;
+
+class Event : public ApiObject<_cl_event, Kind::Event> {
+public:
+    using Callback = void(CL_CALLBACK*)(cl_event, cl_int, void*);
+
+    Event(Context* context, Queue* queue, cl_command_type type);
+
+    Context* context() const { return context_.get(); }
+    Queue* queue() const;
+    cl_command_type commandType() const { return type_; }
+
+    cl_int status() const;
+    bool isComplete() const { return status() <= CL_COMPLETE; }  // CL_COMPLETE or an error
+    // The backend event a command on `slot` can wait on instead of the host, if any.
+    cl_event backendEventFor(unsigned slot) const;
+    // True once the event is complete or has a backend event (so others can chain on it).
+    bool isResolvable() const;
+
+    // Transitions. submitted(): the command now runs as `backendEvent` on `slot` (retained here);
+    // completion follows from that event. complete(): final status (CL_COMPLETE or negative).
+    void submitted(unsigned slot, cl_event backendEvent, bool profiling);
+    void complete(cl_int status);
+    void setUserStatus(cl_int status);  // clSetUserEventStatus
+
+    // Blocks until complete; returns the final status.
+    cl_int wait();
+
+    void addCallback(cl_int status, Callback fn, void* userData);
+    cl_int profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet);
+    cl_int info(cl_event_info param, size_t size, void* value, size_t* sizeRet);
+
+    // Internal: called from the completing thread after the status is final.
+    void onComplete(std::function<void(cl_int)> fn);
+
+protected:
+    ~Event() override;
+
+private:
+    void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
+
+    Ref<Context> context_;
+    Queue* queue_;  // retained (a Queue is RefCounted) while the event lives
+    cl_command_type type_;
+    mutable std::mutex mutex_;
+    std::condition_variable changed_;
+    cl_int status_;
+    int slot_ = -1;
+    cl_event backendEvent_ = nullptr;
+    bool profiling_ = false;
+    cl_ulong times_[4] = {0, 0, 0, 0};  // queued, submit, start, end
+    struct Registered {
+        cl_int status;
+        Callback fn;
+        void* userData;
+    };
+    std::vector<Registered> callbacks_;
+    std::vector<std::function<void(cl_int)>> listeners_;
+};
+
+// A process-wide signal raised whenever any event becomes resolvable or complete; schedulers wait
+// on it instead of on each event.
+class EventSignal {
+public:
+    static void raise();
+    // Waits until raise() is called after `seen`, or returns at once if it was; updates `seen`.
+    static void waitAfter(unsigned long& seen);
+    static unsigned long current();
+};
+
+// Host clock in nanoseconds, for the profiling times Hetero records itself.
+cl_ulong hostNanoseconds();
+
+}  // namespace hetero

@@ -1,0 +1,107 @@
+// Every object Hetero hands to an application: the ICD handle layout, reference counting and
+// handle validation. Modelled on ROCm CLR's ICDDispatchedObject + RuntimeObject split.
+#pragma once
+
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <cstddef>
+
+// The ICD contract: every handle starts with a pointer to a Khronos dispatch table. The loader
+// dispatches on it; backend handles (PoCL, NVIDIA) have the same layout, so the same struct types
+// serve to call them through their own tables.
+struct _cl_platform_id { const cl_icd_dispatch* dispatch; };
+struct _cl_device_id { const cl_icd_dispatch* dispatch; };
+struct _cl_context { const cl_icd_dispatch* dispatch; };
+struct _cl_command_queue { const cl_icd_dispatch* dispatch; };
+struct _cl_mem { const cl_icd_dispatch* dispatch; };
+struct _cl_program { const cl_icd_dispatch* dispatch; };
+struct _cl_kernel { const cl_icd_dispatch* dispatch; };
+struct _cl_event { const cl_icd_dispatch* dispatch; };
+struct _cl_sampler { const cl_icd_dispatch* dispatch; };
+
+namespace hetero {
+
+// Hetero's own dispatch table (icd/dispatch_table.cpp).
+const cl_icd_dispatch& dispatchTable();
+
+enum class Kind : unsigned { Platform, Device, Context, CommandQueue, Mem, Program, Kernel, Event, Sampler };
+
+// The set of handles Hetero has handed out and not yet destroyed. Validation asks it instead of
+// dereferencing, so NULL, foreign (another platform's) and released handles are all rejected safely.
+namespace live_handles {
+void add(const void* handle, Kind kind);
+void remove(const void* handle);
+bool contains(const void* handle, Kind kind);
+}  // namespace live_handles
+
+class RefCounted {
+public:
+    RefCounted() = default;
+    RefCounted(const RefCounted&) = delete;
+    RefCounted& operator=(const RefCounted&) = delete;
+    virtual ~RefCounted() = default;
+
+    void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    // Returns true when this was the last reference and the object is gone.
+    bool release() {
+        if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return false;
+        lastReleased();
+        delete this;
+        return true;
+    }
+    cl_uint referenceCount() const { return refs_.load(std::memory_order_relaxed); }
+
+protected:
+    // Runs once, just before deletion, while the object is still whole.
+    virtual void lastReleased() {}
+
+private:
+    std::atomic<cl_uint> refs_{1};
+};
+
+// Base of every application-visible object: a handle of type Handle that validates as kind K.
+template <class Handle, Kind K>
+class ApiObject : public Handle, public RefCounted {
+public:
+    using HandleType = Handle*;
+    static constexpr Kind kind = K;
+
+    ApiObject() {
+        Handle::dispatch = &dispatchTable();
+        live_handles::add(static_cast<Handle*>(this), K);
+    }
+    Handle* handle() { return this; }
+
+protected:
+    void lastReleased() override { live_handles::remove(static_cast<Handle*>(this)); }
+};
+
+// A handle from the application, as Hetero's object, or nullptr when it is not a live one of ours.
+template <class T>
+T* fromHandle(typename T::HandleType h) {
+    if (h == nullptr || !live_handles::contains(h, T::kind)) return nullptr;
+    return static_cast<T*>(h);
+}
+
+// Owning reference to a RefCounted object, for internal links (queue -> context, kernel -> program).
+template <class T>
+class Ref {
+public:
+    Ref() = default;
+    explicit Ref(T* p, bool adopt = false) : p_(p) { if (p_ && !adopt) p_->retain(); }
+    Ref(const Ref& o) : p_(o.p_) { if (p_) p_->retain(); }
+    Ref(Ref&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+    Ref& operator=(Ref o) { std::swap(p_, o.p_); return *this; }
+    ~Ref() { if (p_) p_->release(); }
+    T* get() const { return p_; }
+    T* operator->() const { return p_; }
+    T& operator*() const { return *p_; }
+    explicit operator bool() const { return p_ != nullptr; }
+    T* detach() { T* p = p_; p_ = nullptr; return p; }
+
+private:
+    T* p_ = nullptr;
+};
+
+}  // namespace hetero

@@ -1,0 +1,287 @@
+// Command queues: creation, the submission of commands to the backends, flush/finish, info.
+#include "platform/queue.hpp"
+
+#include "platform/api.hpp"
+#include "platform/error.hpp"
+#include "platform/info.hpp"
+#include "platform/log.hpp"
+#include "platform/scheduler.hpp"
+
+#include <algorithm>
+
+namespace hetero {
+
+Queue* Queue::create(Context* context, const cl_queue_properties* properties, bool legacy,
+                     cl_command_queue_properties legacyFlags) {
+    cl_command_queue_properties flags = legacyFlags;
+    std::vector<cl_queue_properties> props;
+    if (!legacy && properties) {
+        for (const cl_queue_properties* p = properties; *p; p += 2) {
+            switch (p[0]) {
+            case CL_QUEUE_PROPERTIES: flags = p[1]; break;
+            case CL_QUEUE_SIZE: fail(CL_INVALID_QUEUE_PROPERTIES);  // only for on-device queues
+            default: fail(CL_INVALID_VALUE);
+            }
+            props.push_back(p[0]);
+            props.push_back(p[1]);
+        }
+        props.push_back(0);
+    }
+    const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+                                              CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    require((flags & ~known) == 0, CL_INVALID_VALUE);
+    require((flags & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) == 0, CL_INVALID_QUEUE_PROPERTIES);
+
+    auto* q = new Queue;
+    q->context_ = Ref<Context>(context);
+    q->flags_ = flags;
+    q->properties_ = std::move(props);
+    q->backend_.assign(context->slotCount(), nullptr);
+    return q;
+}
+
+Queue::~Queue() {
+    for (cl_command_queue bq : backend_) {
+        if (!bq) continue;
+        BACKEND(bq, clFinish)(bq);
+        BACKEND(bq, clReleaseCommandQueue)(bq);
+    }
+}
+
+cl_command_queue Queue::backendQueue(unsigned slot) {
+    std::lock_guard lock(backendMutex_);
+    if (!backend_[slot]) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_int err = CL_SUCCESS;
+        cl_context c = context_->backend(slot);
+        backend_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        if (!backend_[slot]) {
+            HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
+            fail(CL_OUT_OF_RESOURCES);
+        }
+    }
+    return backend_[slot];
+}
+
+std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
+    require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
+    std::vector<Ref<Event>> list;
+    for (cl_uint i = 0; i < count; ++i) {
+        Event* e = fromHandle<Event>(events[i]);
+        require(e != nullptr, CL_INVALID_EVENT_WAIT_LIST);
+        require(e->context() == context_.get(), CL_INVALID_CONTEXT);
+        list.emplace_back(e);
+    }
+    return list;
+}
+
+Ref<Event> Queue::enqueue(cl_command_type type, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+                          std::function<cl_event(Submission&)> submit, bool isBarrier) {
+    Ref<Event> event(new Event(context_.get(), this, type), /*adopt=*/true);
+    auto command = std::make_unique<Command>();
+    command->event = event;
+    command->place = std::move(place);
+    command->submit = std::move(submit);
+    {
+        std::lock_guard lock(mutex_);
+        outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
+                                          [](const Ref<Event>& e) { return e->isComplete(); }),
+                           outstanding_.end());
+        bool markerLike = type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER;
+        if (!outOfOrder()) {
+            if (last_) dependencies.push_back(last_);
+            last_ = event;
+        } else {
+            if (lastBarrier_) dependencies.push_back(lastBarrier_);
+            // A marker or barrier without a wait list waits for everything enqueued before it.
+            if (markerLike && dependencies.empty())
+                for (const auto& e : outstanding_) dependencies.push_back(e);
+            if (isBarrier) lastBarrier_ = event;
+        }
+        command->dependencies = std::move(dependencies);
+        outstanding_.push_back(event);
+        pending_.push_back(std::move(command));
+    }
+    if (submitReady(/*mayBlock=*/false)) Scheduler::watch(this);
+    return event;
+}
+
+bool Queue::submitReady(bool mayBlock) {
+    std::unique_lock submitting(submitMutex_, std::defer_lock);
+    if (mayBlock)
+        submitting.lock();
+    else if (!submitting.try_lock())
+        return true;  // another thread is submitting for this queue; the scheduler will look again
+    for (;;) {
+        std::unique_ptr<Command> command;
+        {
+            std::lock_guard lock(mutex_);
+            auto ready = [](const std::unique_ptr<Command>& c) {
+                return std::all_of(c->dependencies.begin(), c->dependencies.end(),
+                                   [](const Ref<Event>& d) { return d->isResolvable(); });
+            };
+            auto it = outOfOrder() ? std::find_if(pending_.begin(), pending_.end(), ready)
+                                   : (pending_.empty() || !ready(pending_.front()) ? pending_.end() : pending_.begin());
+            if (it == pending_.end()) return !pending_.empty();
+            command = std::move(*it);
+            pending_.erase(it);
+        }
+        if (!trySubmit(*command, mayBlock)) {
+            std::lock_guard lock(mutex_);
+            pending_.push_front(std::move(command));
+            return true;
+        }
+    }
+}
+
+bool Queue::trySubmit(Command& c, bool mayBlock) {
+    Event& event = *c.event;
+    for (const auto& d : c.dependencies)
+        if (d->isComplete() && d->status() < 0) {
+            event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            return true;
+        }
+    try {
+        int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
+        Submission submission{*this, slot, nullptr, {}};
+        for (const auto& d : c.dependencies) {
+            if (d->isComplete()) continue;
+            cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
+            if (be) {
+                submission.waitList.push_back(be);
+                continue;
+            }
+            if (!mayBlock) return false;
+            if (d->wait() < 0) {
+                event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+                return true;
+            }
+        }
+        if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
+        cl_event done = c.submit(submission);
+        if (done) {
+            event.submitted(static_cast<unsigned>(slot), done, profiling());
+            BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
+        } else {
+            event.complete(CL_COMPLETE);
+        }
+    } catch (const Error& e) {
+        HETERO_LOG(Warn, "command 0x%x failed: %s", event.commandType(), errorName(e.code));
+        event.complete(e.code < 0 ? e.code : CL_OUT_OF_RESOURCES);
+    } catch (const std::bad_alloc&) {
+        event.complete(CL_OUT_OF_HOST_MEMORY);
+    }
+    return true;
+}
+
+void Queue::flush() {
+    // Commands reach the backends as soon as their dependencies allow, and backend queues are
+    // flushed after every submission; what is still pending is in the scheduler's hands.
+}
+
+cl_int Queue::finish() {
+    std::vector<Ref<Event>> waitFor;
+    {
+        std::lock_guard lock(mutex_);
+        waitFor = outstanding_;
+    }
+    for (auto& e : waitFor) e->wait();
+    std::lock_guard lock(mutex_);
+    outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
+                                      [](const Ref<Event>& e) { return e->isComplete(); }),
+                       outstanding_.end());
+    return CL_SUCCESS;
+}
+
+cl_int Queue::info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet) {
+    InfoWriter out(size, value, sizeRet);
+    switch (param) {
+    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(Device::instance()->handle());
+    case CL_QUEUE_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_QUEUE_PROPERTIES: return out.scalar<cl_command_queue_properties>(flags_);
+    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(properties_);
+    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+}  // namespace hetero
+
+using namespace hetero;
+
+namespace {
+cl_command_queue createQueue(cl_context context, cl_device_id device, const cl_queue_properties* properties,
+                             bool legacy, cl_command_queue_properties flags, cl_int* errcode_ret) {
+    return guardedCreate(errcode_ret, [&]() -> cl_command_queue {
+        Context* c = fromHandle<Context>(context);
+        require(c != nullptr, CL_INVALID_CONTEXT);
+        require(isOurDevice(device), CL_INVALID_DEVICE);
+        return Queue::create(c, properties, legacy, flags)->handle();
+    });
+}
+}  // namespace
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties properties, cl_int* errcode_ret) {
+    return createQueue(context, device, nullptr, true, properties, errcode_ret);
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                                const cl_queue_properties* properties,
+                                                                cl_int* errcode_ret) {
+    return createQueue(context, device, properties, false, 0, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->retain();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->flush();
+    q->release();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                                         size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
+    return guarded([&] {
+        Queue* q = fromHandle<Queue>(command_queue);
+        require(q != nullptr, CL_INVALID_COMMAND_QUEUE);
+        return q->info(param_name, param_value_size, param_value, param_value_size_ret);
+    });
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->flush();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+    return guarded([&] {
+        Queue* q = fromHandle<Queue>(command_queue);
+        require(q != nullptr, CL_INVALID_COMMAND_QUEUE);
+        return q->finish();
+    });
+}
+
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties,
+                                             cl_bool enable, cl_command_queue_properties* old_properties) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    return q ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;  // deprecated in 1.1; properties are fixed
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+    if (!fromHandle<Context>(context)) return CL_INVALID_CONTEXT;
+    if (!isOurDevice(device)) return CL_INVALID_DEVICE;
+    return CL_INVALID_OPERATION;  // no on-device queues
+}

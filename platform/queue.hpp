@@ -1,0 +1,71 @@
+// A Hetero command queue. Commands are submitted to the backends as soon as their dependencies
+// allow: at once from the enqueuing thread when nothing is ahead of them, else by the process-wide
+// scheduler thread (platform/scheduler.cpp). In-order queues submit strictly in order; out-of-order queues submit any command
+// whose dependencies are met. Each Hetero queue owns one in-order backend queue per slot.
+#pragma once
+
+#include "platform/command.hpp"
+#include "platform/context.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+
+namespace hetero {
+
+class Queue : public ApiObject<_cl_command_queue, Kind::CommandQueue> {
+public:
+    // properties: the cl_queue_properties list as given (may be null).
+    static Queue* create(Context* context, const cl_queue_properties* properties, bool legacy,
+                         cl_command_queue_properties legacyFlags);
+
+    Context* context() const { return context_.get(); }
+    cl_command_queue_properties flags() const { return flags_; }
+    bool outOfOrder() const { return flags_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
+    bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
+
+    // The backend queue of this queue on `slot`, created on first use.
+    cl_command_queue backendQueue(unsigned slot);
+
+    // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
+    // returns it as references.
+    std::vector<Ref<Event>> waitList(cl_uint count, const cl_event* events) const;
+
+    // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
+    // Returns the event (retained for the caller).
+    Ref<Event> enqueue(cl_command_type type, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+                       std::function<cl_event(Submission&)> submit, bool isBarrier = false);
+
+    // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
+    // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
+    // Returns true if commands are still pending. Called by enqueue() and by the Scheduler.
+    bool submitReady(bool mayBlock);
+
+    void flush();
+    cl_int finish();
+    cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
+
+protected:
+    ~Queue() override;
+
+private:
+    Queue() = default;
+    bool trySubmit(Command& c, bool mayBlock);
+
+    Ref<Context> context_;
+    cl_command_queue_properties flags_ = 0;
+    std::vector<cl_queue_properties> properties_;
+    std::vector<cl_command_queue> backend_;
+    std::mutex backendMutex_;
+
+    std::mutex submitMutex_;         // one thread submits for this queue at a time
+    std::mutex mutex_;               // guards everything below
+    std::condition_variable idle_;
+    std::deque<std::unique_ptr<Command>> pending_;
+    std::vector<Ref<Event>> outstanding_;  // enqueued and not known complete (for finish / barriers)
+    Ref<Event> last_;                      // in-order: the previous command
+    Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
+};
+
+}  // namespace hetero

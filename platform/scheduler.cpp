@@ -1,0 +1,58 @@
+#include "platform/scheduler.hpp"
+
+#include <map>
+#include <thread>
+
+namespace hetero {
+namespace {
+struct State {
+    std::mutex mutex;
+    std::map<Queue*, Ref<Queue>> watched;
+    std::map<Queue*, unsigned long> watchCount;  // bumped by every watch(), so no request is lost
+    bool running = false;
+};
+
+State& state() {
+    static State* s = new State;  // never destroyed: the thread may outlive static destructors
+    return *s;
+}
+
+void loop() {
+    State& s = state();
+    unsigned long seen = EventSignal::current();
+    for (;;) {
+        std::map<Queue*, std::pair<Ref<Queue>, unsigned long>> work;
+        {
+            std::lock_guard lock(s.mutex);
+            for (auto& [q, ref] : s.watched) work.emplace(q, std::make_pair(ref, s.watchCount[q]));
+        }
+        for (auto& [q, entry] : work) {
+            bool stillPending = q->submitReady(/*mayBlock=*/true);
+            std::lock_guard lock(s.mutex);
+            if (!stillPending && s.watchCount[q] == entry.second) {
+                s.watched.erase(q);
+                s.watchCount.erase(q);
+            }
+        }
+        work.clear();  // may destroy queues: outside the lock
+        // Any event change or watch() since `seen` (also during the pass above) wakes us at once.
+        EventSignal::waitAfter(seen);
+    }
+}
+}  // namespace
+
+void Scheduler::watch(Queue* queue) {
+    State& s = state();
+    {
+        std::lock_guard lock(s.mutex);
+        s.watched.emplace(queue, Ref<Queue>(queue));
+        ++s.watchCount[queue];
+        if (!s.running) {
+            s.running = true;
+            std::thread(loop).detach();
+        }
+    }
+    EventSignal::raise();
+}
+
+}  // namespace hetero

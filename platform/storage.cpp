@@ -1,0 +1,144 @@
+#include "platform/storage.hpp"
+
+#include "platform/error.hpp"
+#include "platform/log.hpp"
+#include "platform/queue.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace hetero {
+
+Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
+    : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
+    if (image) image_ = *image;
+    if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
+}
+
+Storage::~Storage() {
+    for (auto& c : copies_) {
+        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        if (c.mem) BACKEND(c.mem, clReleaseMemObject)(c.mem);
+    }
+    if (hostOwned_) std::free(host_);
+}
+
+cl_mem Storage::backendMem(unsigned slot) {
+    Copy& c = copies_[slot];
+    if (c.mem) return c.mem;
+    cl_context ctx = context_->backend(slot);
+    cl_int err = CL_SUCCESS;
+    // Always read-write: Hetero itself reads and writes every copy to keep them coherent.
+    if (isImage_) {
+        cl_image_desc desc = image_.desc;
+        desc.image_row_pitch = 0;
+        desc.image_slice_pitch = 0;
+        desc.mem_object = nullptr;
+        c.mem = BACKEND(ctx, clCreateImage)(ctx, CL_MEM_READ_WRITE, &image_.format, &desc, nullptr, &err);
+    } else {
+        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+    }
+    if (!c.mem) {
+        HETERO_LOG(Warn, "allocating %zu bytes on slot %u failed: %s", bytes_, slot, errorName(err));
+        fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+    return c.mem;
+}
+
+unsigned char* Storage::host() {
+    if (!host_) {
+        // Page-aligned, so that any sub-buffer origin keeps the alignment backends expect.
+        void* p = nullptr;
+        if (posix_memalign(&p, 4096, bytes_ ? bytes_ : 1) != 0) fail(CL_OUT_OF_HOST_MEMORY);
+        host_ = static_cast<unsigned char*>(p);
+        hostOwned_ = true;
+    }
+    return host_;
+}
+
+int Storage::freshSlot(unsigned preferred) const {
+    if (preferred < copies_.size() && copies_[preferred].version == version_) return static_cast<int>(preferred);
+    for (size_t s = 0; s < copies_.size(); ++s)
+        if (copies_[s].version == version_) return static_cast<int>(s);
+    return -1;
+}
+
+void Storage::upload(unsigned slot, Queue& queue) {
+    cl_command_queue q = queue.backendQueue(slot);
+    cl_mem m = backendMem(slot);
+    cl_int err;
+    if (isImage_) {
+        size_t origin[3] = {0, 0, 0};
+        err = BACKEND(q, clEnqueueWriteImage)(q, m, CL_TRUE, origin, image_.region, image_.rowPitch, image_.slicePitch,
+                                              host(), 0, nullptr, nullptr);
+    } else {
+        err = BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_TRUE, 0, bytes_, host(), 0, nullptr, nullptr);
+    }
+    if (err != CL_SUCCESS) {
+        HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
+        fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+}
+
+void Storage::download(unsigned slot, Queue& queue) {
+    cl_command_queue q = queue.backendQueue(slot);
+    Copy& c = copies_[slot];
+    cl_uint waits = c.ready ? 1 : 0;
+    cl_int err;
+    if (isImage_) {
+        size_t origin[3] = {0, 0, 0};
+        err = BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_TRUE, origin, image_.region, image_.rowPitch,
+                                             image_.slicePitch, host(), waits, waits ? &c.ready : nullptr, nullptr);
+    } else {
+        err = BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_TRUE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
+                                              nullptr);
+    }
+    if (err != CL_SUCCESS) {
+        HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
+        fail(CL_OUT_OF_RESOURCES);
+    }
+}
+
+void Storage::makeHostFresh(Queue& queue) {
+    if (hostFresh()) return;
+    int from = freshSlot(Backends::instance().primarySlot());
+    if (from < 0) {  // nothing was ever written: any contents are right
+        host();
+        hostVersion_ = version_;
+        return;
+    }
+    download(static_cast<unsigned>(from), queue);
+    hostVersion_ = version_;
+}
+
+void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList) {
+    backendMem(slot);
+    Copy& c = copies_[slot];
+    if (c.version != version_) {
+        if (!hostFresh()) makeHostFresh(queue);
+        upload(slot, queue);
+        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        c.ready = nullptr;
+        c.version = version_;
+        HETERO_LOG(Debug, "moved %zu bytes to slot %u (version %llu)", bytes_, slot, (unsigned long long)version_);
+    }
+    if (c.ready) waitList.push_back(c.ready);
+}
+
+void Storage::wroteOn(unsigned slot, cl_event ready) {
+    ++version_;
+    Copy& c = copies_[slot];
+    if (ready) BACKEND(ready, clRetainEvent)(ready);
+    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+    c.ready = ready;
+    c.version = version_;
+}
+
+void Storage::wroteOnHost() {
+    ++version_;
+    hostVersion_ = version_;
+}
+
+void Storage::initialContentsOnHost() { wroteOnHost(); }
+
+}  // namespace hetero

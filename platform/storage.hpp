@@ -1,0 +1,81 @@
+// The copies of one memory object: one per slot (created on first use) and one on the host, each
+// holding a version; the object's version is bumped by every write (DESIGN.md decision 5). A copy is
+// fresh when its version equals the object's. Moving work to a slot moves only what is stale there.
+#pragma once
+
+#include "platform/context.hpp"
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+class Queue;
+
+// Geometry of an image's host copy; bytes is the whole host copy.
+struct ImageLayout {
+    cl_image_format format{};
+    cl_image_desc desc{};
+    size_t elementSize = 0;
+    size_t rowPitch = 0;
+    size_t slicePitch = 0;
+    size_t region[3] = {1, 1, 1};
+};
+
+class Storage {
+public:
+    // hostPtr: the application's memory for CL_MEM_USE_HOST_PTR (used as the host copy), else null.
+    Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+
+    std::mutex mutex;  // guards all below; held across migrations
+
+    size_t bytes() const { return bytes_; }
+    bool isImage() const { return isImage_; }
+    const ImageLayout& image() const { return image_; }
+
+    // --- all of these need `mutex` held ---
+    cl_mem backendMem(unsigned slot);        // created on first use; throws Error
+    unsigned char* host();                   // the host copy, allocated on first use
+    bool freshOn(unsigned slot) const { return copies_[slot].version == version_; }
+    bool hostFresh() const { return hostVersion_ == version_; }
+    // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
+    int freshSlot(unsigned preferred) const;
+    cl_event readyOn(unsigned slot) const { return copies_[slot].ready; }
+    // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
+    // queues). Appends the event that makes the copy ready, if any, to `waitList`.
+    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList);
+    void makeHostFresh(Queue& queue);
+    // A write ran (or will run, when `ready` completes) on `slot`: only that copy is current now.
+    void wroteOn(unsigned slot, cl_event ready);
+    void wroteOnHost();
+    // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
+    void initialContentsOnHost();
+    uint64_t version() const { return version_; }
+
+private:
+    void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
+    void download(unsigned slot, Queue& queue);  // slot -> host, blocking
+
+    struct Copy {
+        cl_mem mem = nullptr;
+        uint64_t version = 0;
+        cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
+    };
+    Ref<Context> context_;
+    size_t bytes_;
+    bool isImage_;
+    ImageLayout image_;
+    uint64_t version_ = 0;
+    std::vector<Copy> copies_;
+    unsigned char* host_ = nullptr;
+    bool hostOwned_ = false;
+    uint64_t hostVersion_ = 0;
+};
+
+}  // namespace hetero
