@@ -101,7 +101,8 @@ def render(summaries, cases, configs, metric="kernel_ms", title=None):
                 clipped = value > Y_MAX
                 if clipped:
                     canvas.hline(x, x + BAR_W - 1, top + 6, WHITE, 2)
-                    canvas.text_vertical(x + 1, top + 6 + 2 + 6 * 6, ("%.0f" % value)[:6], WHITE)
+                    text = ("%.3g" % value)[:6]
+                    canvas.text_vertical(x + 1, top + 8 + Canvas.text_width(text), text, WHITE)
                 bars.append({"case": case, "config": c.name, "x0": x, "x1": x + BAR_W - 1,
                              "y0": top, "y1": base, "colour": colour, "value": value,
                              "clipped": clipped})
@@ -111,6 +112,9 @@ def render(summaries, cases, configs, metric="kernel_ms", title=None):
         label = labels[index]
         canvas.text_vertical(LEFT + index * group_w + group_w // 2 - GLYPH_H // 2,
                              base + 8 + Canvas.text_width(label), label, BLACK)
+
+    # The reference line again, over the bars.
+    canvas.hline(LEFT, width - RIGHT, y_of(1.0), AXIS)
 
     # Legend.
     legend_top = base + label_h + 12
