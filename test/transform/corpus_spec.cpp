@@ -256,10 +256,10 @@ ProgramSpec loadProgram(const std::string& corpusDir, const std::string& fileNam
                 if (verdict == "splittable") {
                     kernel->expectSplittable = true;
                 } else if (verdict == "refused") {
-                    std::string keywords;
+                    std::string keywords, rest;
                     words >> keywords;
-                    std::getline(words, line);  // keywords may contain spaces after '|'
-                    keywords += line;
+                    if (std::getline(words, rest))  // keywords may contain spaces
+                        keywords += rest;
                     kernel->reasonKeywords = split(keywords, '|');
                     if (kernel->reasonKeywords.empty())
                         throw std::runtime_error("refused needs a reason keyword");

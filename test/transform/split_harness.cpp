@@ -21,7 +21,8 @@ std::string Schedule::describe() const
     for (const Chunk& chunk : chunks)
         text << " [" << chunk.first << "," << chunk.second << ")";
     if (cpuAhead)
-        text << "; all chunks computed first, published while the abortable kernel runs";
+        text << "; all chunks computed first, published while the abortable kernel runs"
+             << (waitForRunning ? " (from its RUNNING state)" : "");
     text << "; abortable enqueued after " << gpuStartAfter << " chunk(s) + " << gpuLaunchDelayUs << " us";
     return text.str();
 }
@@ -47,6 +48,7 @@ Schedule randomSchedule(uint64_t numGroups, std::mt19937_64& rng, unsigned kerne
     schedule.chunks = randomChunks(numGroups, rng);
     // A third of the runs start the abortable kernel first (the engine's usual order).
     schedule.cpuAhead = rng() % 2 == 0;
+    schedule.waitForRunning = rng() % 2 == 0;
     schedule.gpuStartAfter = rng() % 3 == 0 ? 0 : rng() % (schedule.chunks.size() + 1);
     schedule.gpuLaunchDelayUs = rng() % 2 ? 0 : static_cast<unsigned>(rng() % (kernelUs / 2 + 1));
     // Publications spread over about one to two kernel run times.
@@ -395,7 +397,7 @@ SplitOutcome Harness::runSplit(const BufferSet& init, const Schedule& schedule, 
             }
             startGpu();
             // Start publishing once the abortable kernel runs, so the status word moves under it.
-            for (;;) {
+            while (schedule.waitForRunning) {
                 cl_event event = gpuEvent.load();
                 cl_int state = CL_QUEUED;
                 if (event)

@@ -27,6 +27,7 @@ struct Schedule {
     // Run every chunk first and only then, while the abortable kernel runs, publish their
     // snapshots one by one: the status word then sweeps down across running work-groups.
     bool cpuAhead = false;
+    bool waitForRunning = false;              // cpuAhead: first wait until the kernel's event says RUNNING
     std::string describe() const;
 };
 
