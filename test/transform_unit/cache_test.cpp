@@ -29,13 +29,20 @@ struct TempCache {
         dt::clearMemoryCache();
     }
     ~TempCache() { std::system(("rm -rf '" + dir + "'").c_str()); }
-    std::vector<std::string> entries() const {
+    static std::vector<std::string> list(const std::string& path) {
         std::vector<std::string> out;
-        if (DIR* d = opendir((dir + "/hetero").c_str())) {
+        if (DIR* d = opendir(path.c_str())) {
             while (dirent* e = readdir(d))
-                if (e->d_name[0] != '.') out.push_back(dir + "/hetero/" + e->d_name);
+                if (e->d_name[0] != '.') out.push_back(path + "/" + e->d_name);
             closedir(d);
         }
+        return out;
+    }
+    std::vector<std::string> versionFolders() const { return list(dir + "/hetero"); }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> out;
+        for (const auto& folder : versionFolders())
+            for (const auto& f : list(folder)) out.push_back(f);
         return out;
     }
 };
@@ -77,8 +84,13 @@ TEST_CASE("transform_unit.cache.key_covers_sources_options_and_version") {
     const std::string saved = dt::cacheVersion();
     dt::setCacheVersion(saved + " (next)");
     dt::clearMemoryCache();
+    REQUIRE(cache.versionFolders().size() == 1);
+    const std::string oldFolder = cache.versionFolders()[0];
     tf::analyze({kSource}, "");
-    CHECK(dt::parseCount() == before + 5);        // an older version's entry is not used
+    CHECK(dt::parseCount() == before + 5);        // an older version's entry is not used...
+    REQUIRE(cache.versionFolders().size() == 1);  // ...and is removed when the new version writes
+    CHECK(cache.versionFolders()[0] != oldFolder);
+    CHECK(cache.entries().size() == 1);
     dt::setCacheVersion(saved);
 }
 

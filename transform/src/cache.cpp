@@ -1,6 +1,7 @@
 #include "cache.hpp"
 
 #include <clang-c/Index.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,12 +92,45 @@ uint64_t fnv1a(const std::string& s) {
     return h;
 }
 
-std::string fileFor(const std::string& key) {
+std::string hex(uint64_t v) {
+    char s[17];
+    std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
+    return s;
+}
+
+// One folder per transform version: <cache>/hetero/transform-<version hash>/<key hash>.cache.
+std::string versionFolder() {
     const std::string dir = cacheDirectory();
-    if (dir.empty()) return {};
-    char name[64];
-    std::snprintf(name, sizeof name, "/transform-%016llx.cache", static_cast<unsigned long long>(fnv1a(key)));
-    return dir + name;
+    return dir.empty() ? std::string() : dir + "/transform-" + hex(fnv1a(cacheVersion()));
+}
+
+std::string fileFor(const std::string& key) {
+    const std::string folder = versionFolder();
+    return folder.empty() ? std::string() : folder + "/" + hex(fnv1a(key)) + ".cache";
+}
+
+// Entries of other transform versions can never match again: remove them (best effort).
+void removeOtherVersions() {
+    const std::string dir = cacheDirectory();
+    const std::string keep = versionFolder();
+    DIR* d = opendir(dir.c_str());
+    if (!d) return;
+    std::vector<std::string> stale;
+    while (dirent* e = readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.rfind("transform-", 0) == 0 && dir + "/" + name != keep) stale.push_back(dir + "/" + name);
+    }
+    closedir(d);
+    for (const auto& path : stale) {
+        if (DIR* sub = opendir(path.c_str())) {
+            while (dirent* e = readdir(sub))
+                if (e->d_name[0] != '.') unlink((path + "/" + e->d_name).c_str());
+            closedir(sub);
+            rmdir(path.c_str());
+        } else {
+            unlink(path.c_str());
+        }
+    }
 }
 
 std::optional<std::string> readDisk(const std::string& key) {
@@ -120,6 +154,14 @@ void writeDisk(const std::string& key, const std::string& payload) {
     const std::string dir = path.substr(0, path.rfind('/'));
     for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1)) mkdir(dir.substr(0, p).c_str(), 0755);
     mkdir(dir.c_str(), 0755);
+    static std::string cleanedFor;  // once per process and version
+    {
+        std::lock_guard<std::mutex> lock(gMutex);
+        if (cleanedFor != cacheDirectory() + "\n" + cacheVersion()) {
+            cleanedFor = cacheDirectory() + "\n" + cacheVersion();
+            removeOtherVersions();
+        }
+    }
     static std::atomic<unsigned> counter{0};
     const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
     Writer w;
@@ -156,10 +198,7 @@ std::optional<Variants> deserializeVariants(const std::string& s) {
 
 const std::string& cacheVersion() { return versionStorage(); }
 
-void setCacheVersion(const std::string& version) {
-    std::lock_guard<std::mutex> lock(gMutex);
-    versionStorage() = version;
-}
+void setCacheVersion(const std::string& version) { versionStorage() = version; }
 
 bool cacheEnabled() {
     const char* e = std::getenv("HETERO_TRANSFORM_CACHE");
