@@ -202,11 +202,15 @@ bool KernelSpec::uses_(const std::string& flag) const
 
 ProgramSpec loadProgram(const std::string& corpusDir, const std::string& fileName)
 {
+    return parseProgram(corpusDir, fileName, readFile(corpusDir + "/" + fileName));
+}
+
+ProgramSpec parseProgram(const std::string& corpusDir, const std::string& fileName, const std::string& text)
+{
     static const std::vector<std::string> knownFlags = {"barrier", "localmem", "localatomics",
         "globalatomics", "printf", "images", "programscope", "storeinloop"};
     ProgramSpec program;
     program.file = fileName;
-    std::string text = readFile(corpusDir + "/" + fileName);
     std::vector<std::string> before;
     std::istringstream lines(text);
     std::string line;

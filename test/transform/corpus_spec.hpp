@@ -63,6 +63,8 @@ struct ProgramSpec {
 
 // Reads one corpus program; throws std::runtime_error with file:line on a malformed //@ line.
 ProgramSpec loadProgram(const std::string& corpusDir, const std::string& fileName);
+// The same from the program's text (fileName only names it).
+ProgramSpec parseProgram(const std::string& corpusDir, const std::string& fileName, const std::string& text);
 // Every *.cl directly in corpusDir, sorted by name.
 std::vector<ProgramSpec> loadCorpus(const std::string& corpusDir);
 
