@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from . import chart, configs as configs_module, machine, stats, tables
-from .execute import ERROR, FAIL, NA, PASS, TIMEOUT, RunResult, run_program
+from .execute import ERROR, NA, PASS, TIMEOUT, RunResult, run_program
 from .progress import Progress
 
 BENCHMARKS = ("2mm", "3mm", "atax", "bicg", "correlation", "covariance", "doitgen", "gemm",
@@ -227,10 +227,10 @@ def run_session(args, stream=None):
                     record(benchmark, size, c.name, 0, RunResult(NA, note=reasons[c.name]))
                 elif c.name in broken:
                     record(benchmark, size, c.name, 0, RunResult(ERROR, note=broken[c.name]))
-            broken = set()
+            given_up = set()
             for repeat in range(1, args.repeat + 1):
                 for c in runnable:
-                    if c.name in broken:
+                    if c.name in given_up:
                         progress.step()
                         continue
                     progress.update("%s %s %s run %d/%d" % (benchmark, size, c.name, repeat,
@@ -246,7 +246,7 @@ def run_session(args, stream=None):
                         progress.loud("*** %s: %s %s %s run %d: %s" % (
                             result.status, benchmark, size, c.name, repeat, result.note))
                     if result.status in (ERROR, TIMEOUT):
-                        broken.add(c.name)  # no use repeating a crash or a hang
+                        given_up.add(c.name)  # no use repeating a crash or a hang
     progress.finish()
     log.close()
 

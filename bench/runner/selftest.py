@@ -179,24 +179,25 @@ def validate_outputs(c, out_dir, benchmarks):
 
 
 def _fake_session(root, verdict, icd_library=None, configs_spec="native-cpu", timeout=60):
-    """Runs a session over a fake build whose only program, gemm, prints a fixed result line.
-    icd_library: if given, <build>/vendors/hetero.icd names it. Returns (exit code, results.md,
-    {config: status} from results.csv)."""
+    """Runs a session over a fake build whose two programs, gemm and lu, print a fixed result
+    line. icd_library: if given, <build>/vendors/hetero.icd names it. Returns (exit code,
+    results.md, {(benchmark, config): status} from results.csv)."""
     from . import cli
     build = os.path.join(root, "build")
     os.makedirs(os.path.join(build, "bench"))
-    fake = cli.executable(build, "gemm")
-    with open(fake, "w") as out:
-        out.write("#!/bin/sh\necho 'polybench benchmark=gemm size=MINI platform=\"P\" device=\"D\" "
-                  "kernel_ms=1 total_ms=2 max_rel_err=0 result=%s'\nexit %d\n"
-                  % (verdict, 0 if verdict == "PASS" else 1))
-    os.chmod(fake, 0o755)
+    for name in ("gemm", "lu"):
+        fake = cli.executable(build, name)
+        with open(fake, "w") as out:
+            out.write("#!/bin/sh\necho 'polybench benchmark=%s size=MINI platform=\"P\" "
+                      "device=\"D\" kernel_ms=1 total_ms=2 max_rel_err=0 result=%s'\nexit %d\n"
+                      % (name, verdict, 0 if verdict == "PASS" else 1))
+        os.chmod(fake, 0o755)
     if icd_library:
         os.makedirs(os.path.join(build, "vendors"))
         with open(os.path.join(build, "vendors", "hetero.icd"), "w") as out:
             out.write(icd_library + "\n")
     out_dir = os.path.join(root, "out")
-    session = cli.parse_args(["--build", build, "--benchmarks", "gemm", "--sizes", "MINI",
+    session = cli.parse_args(["--build", build, "--benchmarks", "gemm,lu", "--sizes", "MINI",
                               "--repeat", "1", "--configs", configs_spec, "--out", out_dir,
                               "--timeout", str(timeout)])
     session.argv = ["(self-test: fake program)"]
@@ -205,7 +206,8 @@ def _fake_session(root, verdict, icd_library=None, configs_spec="native-cpu", ti
     with open(os.path.join(out_dir, "results.md")) as source:
         md = source.read()
     with open(os.path.join(out_dir, "results.csv"), newline="") as source:
-        statuses = {row["config"]: row["status"] for row in csv.DictReader(source)}
+        statuses = {(row["benchmark"], row["config"]): row["status"]
+                    for row in csv.DictReader(source)}
     return code, md, statuses
 
 
@@ -215,16 +217,18 @@ def check_failures_are_loud(c, timeout):
     with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
         code, md, statuses = _fake_session(root, "FAIL", timeout=timeout)
         c.check(code == 1, "a FAIL makes the runner exit 1 (got %d)" % code)
-        c.check("## Problems (1)" in md and "**FAIL**" in md, "a FAIL is listed in results.md")
+        c.check("## Problems (2)" in md and "**FAIL**" in md, "FAILs are listed in results.md")
     with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
         code, md, statuses = _fake_session(root, "PASS", configs_spec="native-cpu,hetero",
                                            timeout=timeout)
-        c.check(code == 0 and statuses == {"native-cpu": "PASS", "hetero": "n/a"},
+        c.check(code == 0 and statuses == {(b, cfg): v for b in ("gemm", "lu")
+                                           for cfg, v in (("native-cpu", "PASS"), ("hetero", "n/a"))},
                 "an unbuilt Hetero is n/a and the session passes (%d, %s)" % (code, statuses))
     with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
         code, md, statuses = _fake_session(root, "PASS", "/nonexistent/libhetero-selftest.so",
                                            "native-cpu,hetero", timeout)
-        c.check(code == 1 and statuses == {"native-cpu": "PASS", "hetero": "ERROR"},
+        c.check(code == 1 and statuses == {(b, cfg): v for b in ("gemm", "lu")
+                                           for cfg, v in (("native-cpu", "PASS"), ("hetero", "ERROR"))},
                 "a built Hetero the loader cannot use is an ERROR (%d, %s)" % (code, statuses))
 
 
