@@ -53,6 +53,9 @@ void checkDifferential(const ProgramSpec& program, const KernelSpec& spec)
 
     splittest::BufferSet init = harness.initialBuffers(baseSeed);
     splittest::BufferSet reference = harness.runReference(init);
+    // The corpus kernel itself is deterministic (else no split could match it bit for bit).
+    requireSame(harness, reference, harness.runReference(init), "original kernel run twice");
+    requireSame(harness, reference, harness.runOriginalFromVariants(init), "original kernel in the variants program");
 
     // What the analysis calls read-only is left unchanged by the original kernel.
     std::vector<size_t> written = harness.writtenArgs();

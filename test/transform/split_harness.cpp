@@ -148,6 +148,7 @@ Harness::Harness(const corpus::ProgramSpec& program, const corpus::KernelSpec& s
     reference_ = cltest::makeKernel(original_.get(), spec.name);
     chunk_ = cltest::makeKernel(cpuVariants_.get(), spec.name + "__hetero_chunk");
     abort_ = cltest::makeKernel(gpuVariants_.get(), spec.name + "__hetero_abort");
+    originalInVariants_ = cltest::makeKernel(cpuVariants_.get(), spec.name);
 
     // The status word lives in host memory the running kernel reads directly (PoCL uses the
     // host pointer of a CL_MEM_USE_HOST_PTR buffer), so a host store reaches it mid-kernel.
@@ -317,6 +318,14 @@ BufferSet Harness::runReference(const BufferSet& init)
     std::vector<cltest::Mem> buffers = makeBuffers(cpu_.context.get(), init);
     setAppArgs(reference_.get(), buffers);
     enqueueFull(cpu_.queue.get(), reference_.get());
+    return readBuffers(cpu_.queue.get(), buffers, bufferArgs());
+}
+
+BufferSet Harness::runOriginalFromVariants(const BufferSet& init)
+{
+    std::vector<cltest::Mem> buffers = makeBuffers(cpu_.context.get(), init);
+    setAppArgs(originalInVariants_.get(), buffers);
+    enqueueFull(cpu_.queue.get(), originalInVariants_.get());
     return readBuffers(cpu_.queue.get(), buffers, bufferArgs());
 }
 

@@ -58,6 +58,8 @@ public:
 
     BufferSet initialBuffers(uint64_t seed) const;
     BufferSet runReference(const BufferSet& init);
+    // The original kernel as it stands in the variants program (the rewrite must leave it intact).
+    BufferSet runOriginalFromVariants(const BufferSet& init);
     // The chunk variant alone, chunks in the order given, on one set of buffers.
     BufferSet runChunksOnly(const BufferSet& init, const std::vector<Chunk>& chunks);
     // The abortable variant alone with the status word fixed at {status0, status1}.
@@ -90,7 +92,7 @@ private:
     uint64_t numGroups_ = 0;
     cltest::ContextAndQueue cpu_, gpu_;
     cltest::Program original_, cpuVariants_, gpuVariants_;
-    cltest::Kernel reference_, chunk_, abort_;
+    cltest::Kernel reference_, chunk_, abort_, originalInVariants_;
     volatile uint32_t* status_ = nullptr;     // host memory behind statusMem_ (CL_MEM_USE_HOST_PTR)
     cltest::Mem statusMem_;
     unsigned abortableUs_ = 0;
