@@ -501,6 +501,10 @@ private:
                     if (name == r) callsRemapped = true;
             }
         if (name == "printf") fx_.printf = true;
+        if (startsWith(name, "enqueue_") || startsWith(name, "get_kernel_"))
+            fx_.problem("uses device-side enqueue (" + name + ")");
+        if (name.find("_pipe") != std::string::npos)
+            fx_.problem("uses pipes (" + name + ")");
         if (isBarrierLike(name)) fx_.barrier = true;
         if (startsWith(name, "write_image")) fx_.imageWrite = true;
         if (startsWith(name, "read_image") || startsWith(name, "get_image")) fx_.images = true;

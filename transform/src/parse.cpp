@@ -60,6 +60,8 @@ std::string findHeaderDir() {
         if (!d.empty()) return d;
     }
     if (hasBaseHeader(HETERO_CLANG_OPENCL_HEADERS)) return HETERO_CLANG_OPENCL_HEADERS;
+    // Last resort: the copy PoCL ships for its own clang, which is the LLVM we link (see CMakeLists.txt).
+    if (hasBaseHeader("/usr/share/pocl/include")) return "/usr/share/pocl/include";
     return {};
 }
 

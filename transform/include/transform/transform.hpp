@@ -92,12 +92,18 @@ struct SubLaunch {                     // one clEnqueueNDRangeKernel of K__heter
 };
 
 // The sub-launches that together run exactly the work-groups with flattened IDs in [begin, end)
-// (flattened ID = g0 + n0 * (g1 + n1 * g2)).
+// (flattened ID = g0 + n0 * (g1 + n1 * g2)). At most 1/3/5 for 1/2/3-D; each has one extra argument
+// (the original launch as a ulong16). A sub-launch ending in a partial last group has a global size
+// that is not a multiple of the local size (OpenCL 2.0 non-uniform work-groups); only programs built
+// for OpenCL C 2.0+ can have such launches in the first place.
 std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end);
 
 // The abortable variant's extra arguments: the status buffer (a cl_mem of two cl_uint: launch id,
 // lowest flattened work-group ID the CPU has completed; groups >= it are skipped) and this launch's id.
 // The caller sets the cl_mem argument itself at index firstExtraIndex; these follow it.
+// Protocol: before K__hetero_abort is enqueued the buffer must already hold {launchId, numGroups()}
+// (or another launch id), since a work-group may read both words while they change; during the
+// launch only status[1] changes, and only downwards, each time after the data it covers has arrived.
 std::vector<ExtraArg> abortExtraArgs(const NDRange& range, uint32_t launchId);
 
 }  // namespace hetero::transform
