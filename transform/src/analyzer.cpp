@@ -487,8 +487,9 @@ private:
             if (helperRemapped) {
                 callsRemapped = true;
                 const std::string usr = take(clang_getCursorUSR(def));
-                fx_.chunkHelpers.insert(usr);
-                fx_.helperNames[usr] = name;
+                // By name: every overload of it gets a chunk copy, as the renaming macro catches all.
+                fx_.chunkHelpers.insert(name);
+                fx_.helperNames[name] = usr;
             }
             return isPointer(resultType) ? ret : Roots{};
         }
@@ -682,16 +683,21 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
                                   sizes + " bytes), which cannot be merged element-wise");
             }
         if (!kd.site.ok) reasons.push_back("cannot rewrite the kernel: " + kd.site.problem);
-        for (const auto& usr : fx.chunkHelpers) {
-            auto& sites = model.helpers[usr];
+        for (const auto& name : fx.chunkHelpers) {
+            auto& sites = model.helpers[name];
             if (sites.empty()) {
                 for (CXCursor f : functions)
-                    if (take(clang_getCursorUSR(f)) == usr) sites.push_back(siteOf(f, program.text));
+                    if (spelling(f) == name) sites.push_back(siteOf(f, program.text));
             }
-            for (const auto& s : sites)
+            bool withParams = false, withoutParams = false;
+            for (const auto& s : sites) {
                 if (!s.ok)
                     reasons.push_back("cannot rewrite helper " + s.name + " (it calls work-item functions): " +
                                       s.problem);
+                (s.emptyParams ? withoutParams : withParams) = true;
+            }
+            if (withParams && withoutParams)
+                reasons.push_back("cannot rewrite helper " + name + ": overloads with and without parameters");
         }
         ka.splittable = reasons.empty();
         if (!reasons.empty()) ka.reason = reasons.front();

@@ -28,15 +28,15 @@ struct FunctionSite {
 struct KernelDetail {
     FunctionSite site;
     std::vector<size_t> loopChecks;      // just after the '{' of loops where an abort check is safe (H1)
-    std::set<std::string> chunkHelpers;  // USRs of helpers (transitively) calling remapped work-item functions
+    std::set<std::string> chunkHelpers;  // names of helpers (transitively) calling remapped work-item functions
     bool usesRemappedWorkItemFns = false;
 };
 
 struct ProgramModel {
     ProgramAnalysis analysis;
     std::vector<KernelDetail> kernels;                        // parallel to analysis.kernels
-    std::map<std::string, std::vector<FunctionSite>> helpers;  // USR -> every declaration of a helper
-    std::map<std::string, std::string> helperNames;            // USR -> name
+    std::map<std::string, std::vector<FunctionSite>> helpers;  // name -> every declaration of that name
+    std::map<std::string, std::string> helperNames;            // name -> USR
 };
 
 ProgramModel analyzeProgram(const ParsedProgram& program);
