@@ -44,6 +44,9 @@ Device findPocl()
     if (clGetDeviceInfo(found.device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonUniform, &nonUniform,
                         nullptr) == CL_SUCCESS)
         found.nonUniformWorkGroups = nonUniform == CL_TRUE;
+    ContextAndQueue probe = makeContext(found);
+    found.acceptsCl20 = buildProgram(probe.context.get(), found.device, {"__kernel void probe(void) {}"},
+                                     "-cl-std=CL2.0").status == CL_SUCCESS;
     return found;
 }
 

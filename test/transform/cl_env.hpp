@@ -49,6 +49,7 @@ struct Device {
     cl_device_id device = nullptr;
     std::string platformName;
     bool nonUniformWorkGroups = false;
+    bool acceptsCl20 = false;  // builds a program with -cl-std=CL2.0 (PoCL 3.1 does, PoCL 5 and NVIDIA do not)
 };
 
 // The PoCL device (the platform whose name mentions "Portable", else the first), found once.

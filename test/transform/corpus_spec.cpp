@@ -246,9 +246,12 @@ ProgramSpec parseProgram(const std::string& corpusDir, const std::string& fileNa
             } else if (key == "requires") {
                 std::string what;
                 words >> what;
-                if (what != "nonuniform")
+                if (what == "nonuniform")
+                    kernel->requiresNonUniform = true;
+                else if (what == "cl20")
+                    kernel->requiresCl20 = true;
+                else
                     throw std::runtime_error("unknown requirement " + what);
-                kernel->requiresNonUniform = true;
             } else if (key == "ndrange") {
                 parseNDRange(words, kernel->ndrange);
                 kernel->hasNDRange = true;

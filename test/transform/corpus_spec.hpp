@@ -48,7 +48,8 @@ struct KernelSpec {
     bool expectSplittable = false;
     std::vector<std::string> reasonKeywords;  // any one must occur in the reason (refused)
     std::vector<std::string> uses;            // flag names
-    bool requiresNonUniform = false;
+    bool requiresNonUniform = false;             // the launch needs non-uniform work-groups
+    bool requiresCl20 = false;                   // the program needs a device accepting -cl-std=CL2.0
     int schedules = 0;                        // 0: default
 
     bool uses_(const std::string& flag) const;

@@ -31,13 +31,20 @@ void addTest(const std::string& name, const std::string& tags, std::function<voi
                    Catch::NameAndTags{names[names.size() - 2], names.back()});
 }
 
-bool deviceHasNonUniformWorkGroups()
+// What the device lacks: kernels needing it get only their analysis test.
+struct DeviceSupport {
+    bool nonUniform = false, cl20 = false;
+};
+
+DeviceSupport deviceSupport()
 {
+    DeviceSupport support;
     try {
-        return cltest::poclDevice().nonUniformWorkGroups;
+        support.nonUniform = cltest::poclDevice().nonUniformWorkGroups;
+        support.cl20 = cltest::poclDevice().acceptsCl20;
     } catch (const std::exception&) {
-        return false;
     }
+    return support;
 }
 
 }  // namespace
@@ -52,18 +59,18 @@ void registerCorpusTests()
         addTest("transform.corpus.spec_parses", "[transform]", [message] { FAIL(message); });
         return;
     }
-    const bool nonUniform = deviceHasNonUniformWorkGroups();
+    const DeviceSupport device = deviceSupport();
     for (const ProgramSpec& program : *programs) {
         for (const KernelSpec& kernel : program.kernels) {
             const ProgramSpec* p = &program;
             const KernelSpec* k = &kernel;
             addTest("transform.analysis." + kernel.testId, "[transform][analysis]", [p, k] { checkAnalysis(*p, *k); });
-            if (!kernel.expectSplittable)
+            if (!kernel.expectSplittable || (kernel.requiresCl20 && !device.cl20))
                 continue;
             addTest("transform.variants_compile." + kernel.testId, "[transform][variants]",
                     [p, k] { checkVariantsCompile(*p, *k); });
-            // PoCL 3.1 rejects non-uniform NDRanges, so the original launch itself cannot run there.
-            if (!kernel.requiresNonUniform || nonUniform)
+            // PoCL 3.1 and 5 reject non-uniform NDRanges: the original launch itself cannot run there.
+            if (!kernel.requiresNonUniform || device.nonUniform)
                 addTest("transform.differential." + kernel.testId, "[transform][differential]",
                         [p, k] { checkDifferential(*p, *k); });
         }

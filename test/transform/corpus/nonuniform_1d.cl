@@ -2,6 +2,7 @@
 //@ options -cl-std=CL2.0
 //@ kernel nonuniform_tag
 //@ requires nonuniform
+//@ requires cl20
 //@ ndrange 1 global=100 local=16
 //@ arg out global uint 100 zero w
 //@ expect splittable

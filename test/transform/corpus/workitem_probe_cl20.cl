@@ -1,6 +1,7 @@
 // OpenCL 2.0 work-item functions (linear IDs, enqueued local size) in a 2-D NDRange with offset.
 //@ options -cl-std=CL2.0
 //@ kernel workitem_probe_cl20
+//@ requires cl20
 //@ ndrange 2 global=24,12 local=4,4 offset=3,5
 //@ arg out global ulong 2304 zero w
 //@ expect splittable
