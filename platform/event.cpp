@@ -11,9 +11,17 @@
 namespace hetero {
 
 namespace {
-std::mutex signalMutex;
-std::condition_variable signalChanged;
-unsigned long signalGeneration = 0;
+// Never destroyed: the detached scheduler thread waits on it until the process ends, and
+// destroying a condition variable that has a waiter blocks exit forever.
+struct Signal {
+    std::mutex mutex;
+    std::condition_variable changed;
+    unsigned long generation = 0;
+};
+Signal& signalState() {
+    static Signal* s = new Signal;
+    return *s;
+}
 
 void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void* userData) {
     auto* event = static_cast<Event*>(userData);  // retained in submitted()
@@ -23,20 +31,23 @@ void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void* us
 }  // namespace
 
 void EventSignal::raise() {
-    std::lock_guard lock(signalMutex);
-    ++signalGeneration;
-    signalChanged.notify_all();
+    Signal& s = signalState();
+    std::lock_guard lock(s.mutex);
+    ++s.generation;
+    s.changed.notify_all();
 }
 
 void EventSignal::waitAfter(unsigned long& seen) {
-    std::unique_lock lock(signalMutex);
-    signalChanged.wait(lock, [&] { return signalGeneration != seen; });
-    seen = signalGeneration;
+    Signal& s = signalState();
+    std::unique_lock lock(s.mutex);
+    s.changed.wait(lock, [&] { return s.generation != seen; });
+    seen = s.generation;
 }
 
 unsigned long EventSignal::current() {
-    std::lock_guard lock(signalMutex);
-    return signalGeneration;
+    Signal& s = signalState();
+    std::lock_guard lock(s.mutex);
+    return s.generation;
 }
 
 cl_ulong hostNanoseconds() {
