@@ -1,0 +1,137 @@
+// Ordering through events: chains across two queues, user events gating work, many host threads.
+#include "cl_test.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+const char* kOps = R"(
+    __kernel void add(__global int* v, int by) { v[get_global_id(0)] += by; }
+    __kernel void scale(__global int* v, int by) { v[get_global_id(0)] *= by; })";
+}
+
+TEST_CASE("event chain across two queues orders the work", "[programs][events]") {
+    Env env;
+    cl_int err;
+    cl_command_queue q2 = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const size_t n = 2048;
+    std::vector<cl_int> ones(n, 1);
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, ones.data());
+    cl_program p = env.build(kOps);
+    cl_kernel add = env.kernel(p, "add"), scale = env.kernel(p, "scale");
+    setArg(add, 0, buf), setArg(add, 1, cl_int(3));
+    setArg(scale, 0, buf), setArg(scale, 1, cl_int(5));
+    // ((1 + 3) * 5 + 3) * 5 = 115: alternating queues, each step waiting for the previous event.
+    cl_event e1, e2, e3, e4;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, &e1) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q2, scale, 1, nullptr, &n, nullptr, 1, &e1, &e2) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 1, &e2, &e3) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q2, scale, 1, nullptr, &n, nullptr, 1, &e3, &e4) == CL_SUCCESS);
+    std::vector<cl_int> out(n);
+    REQUIRE(clEnqueueReadBuffer(env.queue, buf, CL_TRUE, 0, n * 4, out.data(), 1, &e4, nullptr) == CL_SUCCESS);
+    for (auto v : out) REQUIRE(v == 115);
+    cl_int status;
+    for (cl_event e : {e1, e2, e3, e4}) {
+        REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        REQUIRE(status == CL_COMPLETE);
+        clReleaseEvent(e);
+    }
+    clReleaseKernel(add), clReleaseKernel(scale), clReleaseProgram(p), clReleaseMemObject(buf);
+    clReleaseCommandQueue(q2);
+}
+
+TEST_CASE("a user event holds back dependent work until it is set", "[programs][events]") {
+    Env env;
+    const size_t n = 256;
+    std::vector<cl_int> zeros(n, 0);
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+    cl_program p = env.build(kOps);
+    cl_kernel add = env.kernel(p, "add");
+    setArg(add, 0, buf), setArg(add, 1, cl_int(9));
+    cl_int err;
+    cl_event gate = clCreateUserEvent(env.context, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event launched, readDone;
+    std::vector<cl_int> out(n, -1);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 1, &gate, &launched) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(env.queue, buf, CL_FALSE, 0, n * 4, out.data(), 0, nullptr, &readDone) == CL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cl_int status;
+    REQUIRE(clGetEventInfo(readDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    REQUIRE(status > CL_COMPLETE);  // still waiting behind the gate
+    REQUIRE(out[0] == -1);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &readDone) == CL_SUCCESS);
+    for (auto v : out) REQUIRE(v == 9);
+    clReleaseEvent(gate), clReleaseEvent(launched), clReleaseEvent(readDone);
+    clReleaseKernel(add), clReleaseProgram(p), clReleaseMemObject(buf);
+}
+
+TEST_CASE("several host threads enqueue on their own queues at once", "[programs][events][threads]") {
+    Env env;
+    cl_program p = env.build(kOps);
+    const int threads = 4, rounds = 20;
+    const size_t n = 1024;
+    std::atomic<int> failures{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            cl_int err;
+            cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+            cl_kernel k = clCreateKernel(p, "add", &err);
+            std::vector<cl_int> init(n, t);
+            cl_mem buf = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, init.data(), &err);
+            cl_int by = t + 1;
+            clSetKernelArg(k, 0, sizeof buf, &buf);
+            clSetKernelArg(k, 1, sizeof by, &by);
+            for (int r = 0; r < rounds; ++r)
+                if (clEnqueueNDRangeKernel(q, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) != CL_SUCCESS) ++failures;
+            std::vector<cl_int> out(n);
+            if (clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr) != CL_SUCCESS) ++failures;
+            for (auto v : out)
+                if (v != t + rounds * (t + 1)) ++failures;
+            clReleaseMemObject(buf), clReleaseKernel(k), clReleaseCommandQueue(q);
+        });
+    }
+    for (auto& th : pool) th.join();
+    REQUIRE(failures == 0);
+    clReleaseProgram(p);
+}
+
+TEST_CASE("out-of-order queue with a barrier", "[programs][events]") {
+    Env env(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+    const size_t n = 512;
+    std::vector<cl_int> zeros(n, 0);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+    cl_program p = env.build(kOps);
+    cl_kernel ka = env.kernel(p, "add"), kb = env.kernel(p, "add"), ks = env.kernel(p, "scale");
+    setArg(ka, 0, a), setArg(ka, 1, cl_int(2));
+    setArg(kb, 0, b), setArg(kb, 1, cl_int(3));
+    setArg(ks, 0, a), setArg(ks, 1, cl_int(10));
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, ka, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, kb, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueBarrierWithWaitList(env.queue, 0, nullptr, nullptr) == CL_SUCCESS);
+    cl_event scaled;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, ks, 1, nullptr, &n, nullptr, 0, nullptr, &scaled) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    auto va = env.read<cl_int>(a, n);
+    auto vb = env.read<cl_int>(b, n);
+    for (size_t i = 0; i < n; ++i) REQUIRE((va[i] == 20 && vb[i] == 3));
+    cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+    REQUIRE(clGetEventProfilingInfo(scaled, CL_PROFILING_COMMAND_QUEUED, 8, &queued, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(scaled, CL_PROFILING_COMMAND_SUBMIT, 8, &submit, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(scaled, CL_PROFILING_COMMAND_START, 8, &start, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(scaled, CL_PROFILING_COMMAND_END, 8, &end, nullptr) == CL_SUCCESS);
+    REQUIRE(queued <= submit);
+    REQUIRE(submit <= start);
+    REQUIRE(start <= end);
+    clReleaseEvent(scaled);
+    clReleaseKernel(ka), clReleaseKernel(kb), clReleaseKernel(ks), clReleaseProgram(p);
+    clReleaseMemObject(a), clReleaseMemObject(b);
+}
