@@ -122,12 +122,12 @@ TEST_CASE("transform_unit.variants_build.barrier_kernel_and_options") {
     )", {"reduce"}, "-DSCALE=2.0f -cl-mad-enable");
 }
 
-TEST_CASE("transform_unit.variants_build.opencl_c_2_0") {
+TEST_CASE("transform_unit.variants_build.opencl_c_3_0") {
     checkBuilds(R"(
         size_t flat(void) { return get_global_linear_id(); }
         __kernel void k(__global int* o) {
             __global int* p = &o[flat()];
             *p = (int)get_enqueued_local_size(0) + (int)get_num_groups(0);
         }
-    )", {"k"}, "-cl-std=CL2.0");
+    )", {"k"}, "-cl-std=CL3.0");
 }

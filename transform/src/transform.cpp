@@ -26,7 +26,7 @@ Variants makeVariants(const std::vector<std::string>& sources, const std::string
                       const ProgramAnalysis& analysis) {
     // Only kernels the caller's analysis calls splittable get variants; they are part of the key.
     std::set<std::string> wanted;
-    std::string kind = "variants";
+    std::string kind = "variants start=" + detail::startCheckMode();
     for (const auto& k : analysis.kernels)
         if (k.splittable) {
             wanted.insert(k.name);

@@ -13,6 +13,10 @@ namespace hetero::transform::detail {
 // Variants for the kernels named in `kernels` (each must be splittable in `model`).
 Variants generateVariants(const ParsedProgram& program, const ProgramModel& model, const std::set<std::string>& kernels);
 
+// How the abortable variant checks the status at a work-group's start ("cached", "item", "group");
+// part of the variants' cache key.
+std::string startCheckMode();
+
 // The text of one kernel's generated variants, for the command-line tool (empty if none).
 std::string chunkKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel);
 std::string abortKernelText(const ParsedProgram& program, const ProgramModel& model, const std::string& kernel);

@@ -12,5 +12,10 @@ cmake --build /tmp/b -j16 --target hetero-transform hetero-abort-cost test_trans
   > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -30; exit 1; }
 ctest --test-dir /tmp/b -R "^transform" -j8 --output-on-failure > "$OUT/ctest.log" 2>&1
 tail -5 "$OUT/ctest.log"
-/tmp/b/transform/hetero-abort-cost --repeat 30 > "$OUT/abort_cost_gpu.txt" 2>&1
+# The start check in three forms (HETERO_ABORT_START_CHECK); variants are generated afresh for each.
+for mode in item group cached; do
+  echo "== start check: $mode" >> "$OUT/abort_cost_gpu.txt"
+  HETERO_TRANSFORM_CACHE=off HETERO_ABORT_START_CHECK=$mode /tmp/b/transform/hetero-abort-cost --repeat 30 \
+    >> "$OUT/abort_cost_gpu.txt" 2>&1
+done
 cat "$OUT/abort_cost_gpu.txt"
