@@ -275,3 +275,22 @@ TEST_CASE("transform_unit.analysis.parse_errors_reported_not_thrown") {
     CHECK(a.log.find("undefined_name") != std::string::npos);
     for (const auto& k : a.kernels) CHECK_FALSE(k.splittable);
 }
+
+TEST_CASE("transform_unit.analysis.enumerators_and_vector_components") {
+    const auto k = kernelOf(R"(
+        enum Colour { RED = 1, GREEN = 2 };
+        __kernel void k(__global float4* v, __global int* o, __global const float4* in) {
+            size_t i = get_global_id(0);
+            o[i] = RED + GREEN * (int)i;
+            v[i].yx = in[i].xy;
+            v[i].w++;
+        }
+    )", "k");
+    CHECK(k.splittable);
+    CHECK(param(k, "o").mayWrite);
+    CHECK_FALSE(param(k, "o").mayRead);
+    CHECK(param(k, "v").mayWrite);
+    CHECK(param(k, "v").mayRead);  // v[i].w++ reads it
+    CHECK(param(k, "v").storeSizes == std::vector<size_t>{4});
+    CHECK_FALSE(param(k, "in").mayWrite);
+}

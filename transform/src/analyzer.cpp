@@ -87,14 +87,32 @@ bool isLvalue(CXType t) {
 
 // A BinaryOperator whose left operand stays an lvalue is an assignment (',' too, rarely: counted as a
 // write, which only over-approximates).
-bool isAssignment(CXCursor lhs) { return isLvalue(clang_getCursorType(lhs)); }
+// A bare lvalue expression (no implicit conversion around it) is a second, structural sign, so that a
+// type spelled without its address space can only make the analysis see more writes, never fewer.
+bool isBareLvalueExpression(CXCursor c) {
+    while (clang_getCursorKind(c) == CXCursor_ParenExpr) {
+        std::vector<CXCursor> kids;
+        for (CXCursor k : children(c))
+            if (clang_isExpression(clang_getCursorKind(k))) kids.push_back(k);
+        if (kids.size() != 1) return false;
+        c = kids[0];
+    }
+    const CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr) {  // a variable, not an enumerator or a function
+        const CXCursorKind d = clang_getCursorKind(clang_getCursorReferenced(c));
+        return d == CXCursor_VarDecl || d == CXCursor_ParmDecl;
+    }
+    return k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr;
+}
+
+bool isAssignment(CXCursor lhs) { return isLvalue(clang_getCursorType(lhs)) || isBareLvalueExpression(lhs); }
 
 enum class Unary { Deref, AddressOf, IncDec, Other };
 
 Unary unaryKind(CXCursor c, CXCursor operand) {
     const CXType result = clang_getCursorType(c);
     const CXType sub = clang_getCursorType(operand);
-    const bool subL = isLvalue(sub), resL = isLvalue(result);
+    const bool subL = isLvalue(sub) || isBareLvalueExpression(operand), resL = isLvalue(result);
     if (!subL && resL) return Unary::Deref;
     if (subL && !resL) {
         const CXType rc = clang_getCanonicalType(result);
