@@ -90,6 +90,16 @@ Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const 
         }
     }
     if (local) require(product <= maxGroup && (kernelMax == 0 || product <= kernelMax), CL_INVALID_WORK_GROUP_SIZE);
+    // reqd_work_group_size(X, Y, Z): the launch must name exactly that local size.
+    size_t required[3] = {0, 0, 0};
+    kernel.workGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof required, required, nullptr);
+    if (required[0] != 0) {
+        require(local != nullptr, CL_INVALID_WORK_GROUP_SIZE);
+        for (cl_uint d = 0; d < 3; ++d) {
+            size_t given = d < dims ? l.local[d] : 1;  // dimensions beyond work_dim have size 1
+            require(given == required[d], CL_INVALID_WORK_GROUP_SIZE);
+        }
+    }
     return l;
 }
 
