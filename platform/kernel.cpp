@@ -107,8 +107,16 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     }
     if (!arg.mem && !arg.sampler) {
         if (value) arg.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
-        // Let a backend judge sizes and kinds it knows (local size 0, wrong value size, ...).
         int ref = referenceSlot();
+        // A global/constant pointer takes one of our memory objects or NULL; any other handle-sized
+        // value must not reach the backend, which would take it for one of its own objects.
+        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr) {
+            cl_kernel_arg_address_qualifier q = 0;
+            if (BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q,
+                                                           &q, nullptr) == CL_SUCCESS)
+                require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
+        }
+        // Let a backend judge sizes and kinds it knows (local size 0, wrong value size, ...).
         cl_int err = BACKEND(backend_[ref], clSetKernelArg)(backend_[ref], index, size, value);
         if (err != CL_SUCCESS) fail(err);
     } else {
