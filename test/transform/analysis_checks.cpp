@@ -48,7 +48,8 @@ void checkParam(const ArgSpec& arg, const tf::ParamInfo& param, bool checkAccess
         if (arg.elemAsserted)
             CHECK(param.elementSize == arg.elem);
         if (checkAccess) {
-            CHECK(param.mayRead == arg.read);
+            if (arg.readAsserted)
+                CHECK(param.mayRead == arg.read);
             CHECK(param.mayWrite == arg.write);
             std::vector<size_t> stores = param.storeSizes;
             std::sort(stores.begin(), stores.end());

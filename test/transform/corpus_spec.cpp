@@ -153,6 +153,7 @@ ArgSpec parseArg(std::istringstream& words)
         if (flag == "const") arg.pointeeConst = true;
         else if (flag == "restrict") arg.isRestrict = true;
         else if (flag == "elem=?") arg.elemAsserted = false;
+        else if (flag == "read=?") arg.readAsserted = false;
         else if (flag.rfind("elem=", 0) == 0) arg.elem = std::stoul(flag.substr(5));
         else if (flag.rfind("store=", 0) == 0) {
             arg.storeSizes = parseSizes(flag.substr(6));

@@ -24,6 +24,7 @@ struct ArgSpec {
     bool read = false, write = false;
     bool pointeeConst = false, isRestrict = false;
     bool elemAsserted = true;    // false for "elem=?"
+    bool readAsserted = true;    // false for "read=?" (a conservative 'may read' is accepted)
     size_t elem = 0;             // expected elementSize
     std::vector<size_t> storeSizes;  // expected, sorted
     // Local: byte size. Value: packed bytes.
