@@ -1,0 +1,417 @@
+// Events: user events, status and error propagation, callbacks, profiling, wait lists within and
+// across queues, out-of-order queues, markers and barriers.
+#include "cl_test.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace {
+
+cl_int statusOf(cl_event e) {
+    cl_int s = 1234;
+    REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS);
+    return s;
+}
+
+// Polls until the event's status is final; a hang becomes a failure after a generous bound
+// (this bounds a wait, it asserts nothing about speed).
+cl_int awaitFinal(cl_event e) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    for (;;) {
+        cl_int s = statusOf(e);
+        if (s <= CL_COMPLETE) return s;
+        if (std::chrono::steady_clock::now() > deadline) {
+            FAIL("event never completed (status " << s << ")");
+            return s;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+}
+
+cl_event userEvent(cl_context c) {
+    cl_int err = CL_INVALID_VALUE;
+    cl_event e = clCreateUserEvent(c, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return e;
+}
+
+cl_command_queue makeQueue(cltest::Env& env, cl_command_queue_properties props) {
+    cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, props, 0};
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, qp, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return q;
+}
+
+// Collects callback invocations from any thread.
+struct CallbackLog {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::pair<cl_int, cl_int>> calls;  // (registered type, status passed)
+
+    void add(cl_int type, cl_int status) {
+        std::lock_guard lock(mutex);
+        calls.emplace_back(type, status);
+        changed.notify_all();
+    }
+    // Waits until `n` calls arrived (bounded, see awaitFinal); returns a copy.
+    std::vector<std::pair<cl_int, cl_int>> awaitCalls(size_t n) {
+        std::unique_lock lock(mutex);
+        changed.wait_for(lock, std::chrono::seconds(120), [&] { return calls.size() >= n; });
+        return calls;
+    }
+};
+
+struct Registration {
+    CallbackLog* log;
+    cl_int type;
+};
+
+void CL_CALLBACK logCallback(cl_event, cl_int status, void* data) {
+    auto* r = static_cast<Registration*>(data);
+    r->log->add(r->type, status);
+}
+
+}  // namespace
+
+TEST_CASE("api: user event info and status rules", "[api][event]") {
+    cltest::Env env;
+    cl_event e = userEvent(env.context);
+    CHECK(statusOf(e) == CL_SUBMITTED);
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_USER);
+    cl_command_queue q = env.queue;
+    REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS);
+    CHECK(q == nullptr);
+    cl_context c = nullptr;
+    REQUIRE(clGetEventInfo(e, CL_EVENT_CONTEXT, sizeof c, &c, nullptr) == CL_SUCCESS);
+    CHECK(c == env.context);
+    cl_uint refs = 0;
+    REQUIRE(clRetainEvent(e) == CL_SUCCESS);
+    REQUIRE(clGetEventInfo(e, CL_EVENT_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+    CHECK(refs == 2);
+    REQUIRE(clReleaseEvent(e) == CL_SUCCESS);
+    CHECK(clGetEventInfo(e, 0x7777, sizeof refs, &refs, nullptr) == CL_INVALID_VALUE);
+
+    cl_ulong t = 0;
+    CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof t, &t, nullptr) == CL_PROFILING_INFO_NOT_AVAILABLE);
+    CHECK(clSetUserEventStatus(e, CL_RUNNING) == CL_INVALID_VALUE);
+    CHECK(clSetUserEventStatus(e, CL_SUBMITTED) == CL_INVALID_VALUE);
+    REQUIRE(clSetUserEventStatus(e, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(statusOf(e) == CL_COMPLETE);
+    CHECK(clSetUserEventStatus(e, CL_COMPLETE) == CL_INVALID_OPERATION);  // may be set only once
+    CHECK(clWaitForEvents(1, &e) == CL_SUCCESS);
+    clReleaseEvent(e);
+
+    // Only user events take a status from the application.
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &marker) == CL_SUCCESS);
+    CHECK(clSetUserEventStatus(marker, CL_COMPLETE) == CL_INVALID_EVENT);
+    REQUIRE(clWaitForEvents(1, &marker) == CL_SUCCESS);
+    clReleaseEvent(marker);
+}
+
+TEST_CASE("api: a failed user event fails the commands waiting for it", "[api][event]") {
+    cltest::Env env;
+    cl_event gate = userEvent(env.context);
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 16);
+    cl_int value = 3;
+    cl_event write = nullptr, after = nullptr;
+    REQUIRE(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof value, &value, 1, &gate, &write) == CL_SUCCESS);
+    // In order: this one waits for the write, so the failure reaches it too.
+    REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &after) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, -1234) == CL_SUCCESS);
+    CHECK(statusOf(gate) == -1234);
+
+    CHECK(clWaitForEvents(1, &write) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CHECK(awaitFinal(write) < 0);
+    CHECK(awaitFinal(after) < 0);
+    CHECK(clWaitForEvents(1, &gate) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+
+    // A blocking command whose wait list failed returns the error as well.
+    cl_int back = 0;
+    CHECK(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, sizeof back, &back, 1, &gate, nullptr) ==
+          CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    clReleaseEvent(write);
+    clReleaseEvent(after);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: callbacks for submitted, running and complete are each called once", "[api][event]") {
+    cltest::Env env;
+    cl_event gate = userEvent(env.context);
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_int pattern = 1;
+    cl_event fill = nullptr;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &pattern, sizeof pattern, 0, 64, 1, &gate, &fill) == CL_SUCCESS);
+    CallbackLog log;
+    Registration submitted{&log, CL_SUBMITTED}, running{&log, CL_RUNNING}, complete{&log, CL_COMPLETE};
+    REQUIRE(clSetEventCallback(fill, CL_COMPLETE, logCallback, &complete) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(fill, CL_RUNNING, logCallback, &running) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(fill, CL_SUBMITTED, logCallback, &submitted) == CL_SUCCESS);
+    CHECK(clSetEventCallback(fill, CL_QUEUED, logCallback, &submitted) == CL_INVALID_VALUE);
+    CHECK(clSetEventCallback(fill, CL_COMPLETE, nullptr, nullptr) == CL_INVALID_VALUE);
+
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &fill) == CL_SUCCESS);
+    auto calls = log.awaitCalls(3);
+    REQUIRE(calls.size() == 3);
+    for (auto [type, status] : calls) CHECK(type == status);
+    auto count = [&](cl_int t) {
+        size_t n = 0;
+        for (auto c : calls) n += c.first == t;
+        return n;
+    };
+    CHECK(count(CL_SUBMITTED) == 1);
+    CHECK(count(CL_RUNNING) == 1);
+    CHECK(count(CL_COMPLETE) == 1);
+
+    // Registered after the fact: called anyway, with the status reached.
+    CallbackLog late;
+    Registration lateComplete{&late, CL_COMPLETE};
+    REQUIRE(clSetEventCallback(fill, CL_COMPLETE, logCallback, &lateComplete) == CL_SUCCESS);
+    auto lateCalls = late.awaitCalls(1);
+    REQUIRE(lateCalls.size() == 1);
+    CHECK(lateCalls[0].second == CL_COMPLETE);
+    clReleaseEvent(fill);
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: a complete callback of a failed command gets the error", "[api][event]") {
+    cltest::Env env;
+    cl_event gate = userEvent(env.context);
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 1, &gate, &marker) == CL_SUCCESS);
+    CallbackLog log;
+    Registration complete{&log, CL_COMPLETE}, gateComplete{&log, 99};
+    REQUIRE(clSetEventCallback(marker, CL_COMPLETE, logCallback, &complete) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(gate, CL_COMPLETE, logCallback, &gateComplete) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, -77) == CL_SUCCESS);
+    auto calls = log.awaitCalls(2);
+    REQUIRE(calls.size() == 2);
+    for (auto [type, status] : calls) {
+        if (type == 99)
+            CHECK(status == -77);  // the user event's own error
+        else
+            CHECK(status < 0);
+    }
+    clReleaseEvent(marker);
+    clReleaseEvent(gate);
+}
+
+TEST_CASE("api: profiling timestamps are ordered and only on profiling queues", "[api][event]") {
+    cltest::Env env(CL_QUEUE_PROFILING_ENABLE);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, 1 << 20);
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE, 1 << 20);
+    cl_event gate = userEvent(env.context);
+    cl_int pattern = 7;
+    cl_event fill = nullptr, copy = nullptr;
+    REQUIRE(clEnqueueFillBuffer(env.queue, a, &pattern, sizeof pattern, 0, 1 << 20, 1, &gate, &fill) == CL_SUCCESS);
+    REQUIRE(clEnqueueCopyBuffer(env.queue, a, b, 0, 0, 1 << 20, 0, nullptr, &copy) == CL_SUCCESS);
+    cl_ulong t = 0;
+    // Not complete yet: no times.
+    CHECK(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_END, sizeof t, &t, nullptr) == CL_PROFILING_INFO_NOT_AVAILABLE);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &copy) == CL_SUCCESS);
+    for (cl_event e : {fill, copy}) {
+        cl_ulong times[5] = {};
+        const cl_profiling_info params[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                             CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                             CL_PROFILING_COMMAND_COMPLETE};
+        for (int i = 0; i < 5; ++i) {
+            size_t n = 0;
+            REQUIRE(clGetEventProfilingInfo(e, params[i], sizeof times[i], &times[i], &n) == CL_SUCCESS);
+            CHECK(n == sizeof(cl_ulong));
+        }
+        CHECK(times[0] > 0);
+        CHECK(times[0] <= times[1]);
+        CHECK(times[1] <= times[2]);
+        CHECK(times[2] <= times[3]);
+        CHECK(times[3] <= times[4]);
+    }
+    CHECK(clGetEventProfilingInfo(fill, 0x7777, sizeof t, &t, nullptr) == CL_INVALID_VALUE);
+    CHECK(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_START, 1, &t, nullptr) == CL_INVALID_VALUE);
+    clReleaseEvent(fill);
+    clReleaseEvent(copy);
+    clReleaseEvent(gate);
+
+    cl_command_queue plain = makeQueue(env, 0);
+    cl_event unprofiled = nullptr;
+    REQUIRE(clEnqueueFillBuffer(plain, a, &pattern, sizeof pattern, 0, 64, 0, nullptr, &unprofiled) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &unprofiled) == CL_SUCCESS);
+    CHECK(clGetEventProfilingInfo(unprofiled, CL_PROFILING_COMMAND_START, sizeof t, &t, nullptr) ==
+          CL_PROFILING_INFO_NOT_AVAILABLE);
+    clReleaseEvent(unprofiled);
+    clReleaseCommandQueue(plain);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
+TEST_CASE("api: an out-of-order queue runs independent commands past a gated one", "[api][event]") {
+    cltest::Env env;
+    cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_mem gatedBuffer = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_mem freeBuffer = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_event gate = userEvent(env.context);
+    cl_int one = 1, two = 2;
+    cl_event gated = nullptr, independent = nullptr;
+    REQUIRE(clEnqueueFillBuffer(q, gatedBuffer, &one, sizeof one, 0, 64, 1, &gate, &gated) == CL_SUCCESS);
+    REQUIRE(clEnqueueFillBuffer(q, freeBuffer, &two, sizeof two, 0, 64, 0, nullptr, &independent) == CL_SUCCESS);
+    // The later, independent command completes while the gate is still closed.
+    CHECK(awaitFinal(independent) == CL_COMPLETE);
+    CHECK(statusOf(gated) > CL_COMPLETE);
+    cl_int back = 0;
+    cl_event read = nullptr;
+    REQUIRE(clEnqueueReadBuffer(q, freeBuffer, CL_FALSE, 0, sizeof back, &back, 1, &independent, &read) == CL_SUCCESS);
+    CHECK(awaitFinal(read) == CL_COMPLETE);
+    CHECK(back == 2);
+    CHECK(statusOf(gated) > CL_COMPLETE);
+
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(awaitFinal(gated) == CL_COMPLETE);
+    REQUIRE(clFinish(q) == CL_SUCCESS);
+    for (cl_event e : {gated, independent, read, gate}) clReleaseEvent(e);
+    clReleaseMemObject(gatedBuffer);
+    clReleaseMemObject(freeBuffer);
+    clReleaseCommandQueue(q);
+}
+
+TEST_CASE("api: a barrier in an out-of-order queue orders what comes after it", "[api][event]") {
+    cltest::Env env;
+    cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_int zero = 0, five = 5;
+    REQUIRE(clEnqueueFillBuffer(env.queue, a, &zero, sizeof zero, 0, 64, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    cl_event gate = userEvent(env.context);
+    REQUIRE(clEnqueueFillBuffer(q, a, &five, sizeof five, 0, 64, 1, &gate, nullptr) == CL_SUCCESS);
+    cl_event barrier = nullptr;
+    REQUIRE(clEnqueueBarrierWithWaitList(q, 0, nullptr, &barrier) == CL_SUCCESS);
+    cl_event copy = nullptr;
+    REQUIRE(clEnqueueCopyBuffer(q, a, b, 0, 0, 64, 0, nullptr, &copy) == CL_SUCCESS);  // after the barrier
+    CHECK(statusOf(barrier) > CL_COMPLETE);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &copy) == CL_SUCCESS);
+    CHECK(env.read<cl_int>(b, 16) == std::vector<cl_int>(16, 5));
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(barrier, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_BARRIER);
+    CHECK(statusOf(barrier) == CL_COMPLETE);
+    for (cl_event e : {gate, barrier, copy}) clReleaseEvent(e);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+}
+
+TEST_CASE("api: markers complete after what they wait for", "[api][event]") {
+    cltest::Env env;
+    cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_event first = userEvent(env.context), second = userEvent(env.context);
+    cl_event list[] = {first, second};
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(q, 2, list, &marker) == CL_SUCCESS);
+    // A marker without a wait list waits for everything enqueued before it (here: the first marker).
+    cl_event all = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(q, 0, nullptr, &all) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(first, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(statusOf(marker) > CL_COMPLETE);
+    CHECK(statusOf(all) > CL_COMPLETE);
+    REQUIRE(clSetUserEventStatus(second, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(awaitFinal(marker) == CL_COMPLETE);
+    CHECK(awaitFinal(all) == CL_COMPLETE);
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(marker, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_MARKER);
+    cl_command_queue owner = nullptr;
+    REQUIRE(clGetEventInfo(marker, CL_EVENT_COMMAND_QUEUE, sizeof owner, &owner, nullptr) == CL_SUCCESS);
+    CHECK(owner == q);
+
+    // The OpenCL 1.1 forms.
+    cl_event legacy = nullptr;
+    CHECK(clEnqueueMarker(q, nullptr) == CL_INVALID_VALUE);
+    REQUIRE(clEnqueueMarker(q, &legacy) == CL_SUCCESS);
+    CHECK(clEnqueueWaitForEvents(q, 0, nullptr) == CL_INVALID_VALUE);
+    REQUIRE(clEnqueueWaitForEvents(q, 1, &legacy) == CL_SUCCESS);
+    REQUIRE(clEnqueueBarrier(q) == CL_SUCCESS);
+    REQUIRE(clFinish(q) == CL_SUCCESS);
+    CHECK(statusOf(legacy) == CL_COMPLETE);
+    for (cl_event e : {first, second, marker, all, legacy}) clReleaseEvent(e);
+    clReleaseCommandQueue(q);
+}
+
+TEST_CASE("api: wait lists across queues order the commands", "[api][event]") {
+    cltest::Env env;
+    cl_command_queue other = makeQueue(env, 0);
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_int zero = 0, eight = 8;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &zero, sizeof zero, 0, 64, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    cl_event gate = userEvent(env.context);
+    cl_event fill = nullptr;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &eight, sizeof eight, 0, 64, 1, &gate, &fill) == CL_SUCCESS);
+    std::vector<cl_int> back(16, -1);
+    cl_event read = nullptr;
+    REQUIRE(clEnqueueReadBuffer(other, m, CL_FALSE, 0, 64, back.data(), 1, &fill, &read) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &read) == CL_SUCCESS);
+    CHECK(back == std::vector<cl_int>(16, 8));
+    // Events of two queues of one context may be waited for together.
+    cl_event both[] = {fill, read};
+    CHECK(clWaitForEvents(2, both) == CL_SUCCESS);
+    for (cl_event e : {gate, fill, read}) clReleaseEvent(e);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(other);
+}
+
+TEST_CASE("api: wait list and clWaitForEvents argument errors", "[api][event]") {
+    cltest::Env env;
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_int v = 0;
+    cl_event gate = userEvent(env.context);
+    CHECK(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, 4, &v, 1, nullptr, nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+    CHECK(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, 4, &v, 0, &gate, nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+    cl_event withNull[] = {gate, nullptr};
+    CHECK(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, 4, &v, 2, withNull, nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+    CHECK(clEnqueueMarkerWithWaitList(env.queue, 1, nullptr, nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+
+    cltest::Env other;
+    cl_event foreign = userEvent(other.context);
+    CHECK(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, 4, &v, 1, &foreign, nullptr) == CL_INVALID_CONTEXT);
+    cl_event mixed[] = {gate, foreign};
+    CHECK(clWaitForEvents(2, mixed) == CL_INVALID_CONTEXT);
+    CHECK(clWaitForEvents(0, &gate) == CL_INVALID_VALUE);
+
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(foreign, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseEvent(gate);
+    clReleaseEvent(foreign);
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: in-order commands see the effects of the gated command before them", "[api][event]") {
+    cltest::Env env;
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE, 64);
+    cl_int zero = 0, six = 6;
+    REQUIRE(clEnqueueFillBuffer(env.queue, a, &zero, sizeof zero, 0, 64, 0, nullptr, nullptr) == CL_SUCCESS);
+    cl_event gate = userEvent(env.context);
+    REQUIRE(clEnqueueFillBuffer(env.queue, a, &six, sizeof six, 0, 64, 1, &gate, nullptr) == CL_SUCCESS);
+    cl_event copy = nullptr;
+    REQUIRE(clEnqueueCopyBuffer(env.queue, a, b, 0, 0, 64, 0, nullptr, &copy) == CL_SUCCESS);
+    CHECK(statusOf(copy) > CL_COMPLETE);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(env.read<cl_int>(b, 16) == std::vector<cl_int>(16, 6));
+    clReleaseEvent(copy);
+    clReleaseEvent(gate);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
