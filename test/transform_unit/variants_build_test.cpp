@@ -131,3 +131,23 @@ TEST_CASE("transform_unit.variants_build.opencl_c_3_0") {
         }
     )", {"k"}, "-cl-std=CL3.0");
 }
+
+TEST_CASE("transform_unit.variants_build.broken_rewrite_drops_only_that_kernel") {
+    // The application's macro collides with a name the rewrite uses: the original program is fine,
+    // the variants of the kernel after the #define would not compile and must be left out.
+    const std::string source = R"(
+        __kernel void good(__global int* o) { o[get_group_id(0)] = 1; }
+        #define __hetero_L 5
+        __kernel void bad(__global int* o) { o[get_group_id(0)] = __hetero_L; }
+    )";
+    setenv("HETERO_TRANSFORM_CACHE", "off", 1);
+    const tf::ProgramAnalysis a = tf::analyze({source}, "");
+    REQUIRE(a.find("bad"));
+    REQUIRE(a.find("bad")->splittable);
+    const tf::Variants v = tf::makeVariants({source}, "", a);
+    INFO(v.log << v.source);
+    CHECK(v.log.find("kernel bad is not split") != std::string::npos);
+    CHECK(v.source.find("bad__hetero_chunk") == std::string::npos);
+    Cpu cpu;
+    CHECK(cpu.build(v.source, "", {"good", "bad", "good__hetero_chunk", "good__hetero_abort"}) == "");
+}
