@@ -96,24 +96,6 @@ void sleepUs(unsigned us)
         std::this_thread::yield();
 }
 
-template <typename T>
-void fillRandomInts(unsigned char* out, size_t n, int64_t lo, int64_t hi, std::mt19937_64& rng)
-{
-    for (size_t i = 0; i < n; i++) {
-        T value = static_cast<T>(lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1)));
-        std::memcpy(out + i * sizeof(T), &value, sizeof(T));
-    }
-}
-
-template <typename T>
-void fillValue(unsigned char* out, size_t n, T first, T step)
-{
-    for (size_t i = 0; i < n; i++) {
-        T value = static_cast<T>(first + step * static_cast<T>(i));
-        std::memcpy(out + i * sizeof(T), &value, sizeof(T));
-    }
-}
-
 // Fills n scalars of the argument's scalar type from a number generator producing doubles.
 template <typename Gen>
 void fillScalars(const corpus::ArgSpec& arg, unsigned char* out, size_t n, Gen gen)
