@@ -151,3 +151,11 @@ TEST_CASE("transform_unit.variants_build.broken_rewrite_drops_only_that_kernel")
     Cpu cpu;
     CHECK(cpu.build(v.source, "", {"good", "bad", "good__hetero_chunk", "good__hetero_abort"}) == "");
 }
+
+TEST_CASE("transform_unit.variants_build.helpers_and_kernels_in_headers") {
+    checkBuilds("#include \"unit_wi_helpers.h\"\n"
+                "__kernel void grid_stride(__global float* o, int n) {\n"
+                "    for (size_t i = get_global_id(0); i < n; i += unit_stride()) o[i] = unit_twice(o[i]);\n"
+                "}\n",
+                {"grid_stride", "unit_in_header"}, std::string("-I ") + HETERO_TRANSFORM_UNIT_DATA);
+}

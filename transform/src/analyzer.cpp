@@ -597,7 +597,40 @@ bool isRemappedWorkItemFunction(const std::string& name) {
     return false;
 }
 
-FunctionSite siteOf(CXCursor fn, const std::string& text);
+namespace {
+
+// The program's own text and those of the headers it includes, for copying declarations.
+struct SourceFiles {
+    const ParsedProgram* program = nullptr;
+    std::map<std::string, std::string> texts;      // header name -> contents
+    std::map<std::string, size_t> includeEnd;      // header name -> program offset after its #include line
+};
+
+void findIncludes(const ParsedProgram& program, SourceFiles& files) {
+    struct Ctx {
+        SourceFiles* files;
+    } ctx{&files};
+    clang_getInclusions(
+        program.tu,
+        [](CXFile included, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+            auto* c = static_cast<Ctx*>(data);
+            if (depth == 0) return;
+            // The outermost #include, in the program itself, is the last entry of the stack.
+            CXFile f = nullptr;
+            unsigned off = 0;
+            clang_getExpansionLocation(stack[depth - 1], &f, nullptr, nullptr, &off);
+            if (!f || take(clang_getFileName(f)) != c->files->program->fileName) return;
+            const std::string& text = c->files->program->text;
+            size_t eol = text.find('\n', off);
+            eol = eol == std::string::npos ? text.size() : eol + 1;
+            c->files->includeEnd.emplace(take(clang_getFileName(included)), eol);
+        },
+        &ctx);
+}
+
+FunctionSite siteOf(CXCursor fn, SourceFiles& files);
+
+}  // namespace
 
 ProgramModel analyzeProgram(const ParsedProgram& program) {
     ProgramModel model;
@@ -605,6 +638,9 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
     model.analysis.log = program.log;
     if (!program.tu) return model;
     setMainFile(program.fileName);
+    SourceFiles files;
+    files.program = &program;
+    findIncludes(program, files);
     const CXCursor tu = clang_getTranslationUnitCursor(program.tu);
     std::vector<CXCursor> functions;
     std::set<std::string> userFunctions;
@@ -678,7 +714,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         ka.storesBeforeLoopEnds = fx.storeInLoop;
 
         KernelDetail kd;
-        kd.site = siteOf(fn, program.text);
+        kd.site = siteOf(fn, files);
         kd.chunkHelpers = fx.chunkHelpers;
         kd.usesRemappedWorkItemFns = remapped;
         for (auto& [usr, n] : fx.helperNames) model.helperNames[usr] = n;
@@ -705,7 +741,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
             auto& sites = model.helpers[name];
             if (sites.empty()) {
                 for (CXCursor f : functions)
-                    if (spelling(f) == name) sites.push_back(siteOf(f, program.text));
+                    if (spelling(f) == name) sites.push_back(siteOf(f, files));
             }
             bool withParams = false, withoutParams = false;
             for (const auto& s : sites) {
@@ -724,10 +760,13 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         model.analysis.kernels.push_back(std::move(ka));
         model.kernels.push_back(std::move(kd));
     }
+    model.files = files.texts;
     return model;
 }
 
-FunctionSite siteOf(CXCursor fn, const std::string& text) {
+namespace {
+
+FunctionSite siteOf(CXCursor fn, SourceFiles& files) {
     FunctionSite s;
     s.name = spelling(fn);
     s.isDefinition = clang_isCursorDefinition(fn) != 0;
@@ -737,9 +776,41 @@ FunctionSite siteOf(CXCursor fn, const std::string& text) {
         return s;
     };
     const CXSourceRange ext = clang_getCursorExtent(fn);
+    // The file the declaration is in: the program itself, or a header it includes (then the copy
+    // goes right after the program's #include line that brought the header in).
+    CXFile file = nullptr;
+    clang_getExpansionLocation(clang_getRangeStart(ext), &file, nullptr, nullptr, nullptr);
+    if (!file) return fail("it has no source file");
+    const std::string fileName = take(clang_getFileName(file));
+    const bool inMain = fileName == files.program->fileName;
+    if (!inMain) {
+        auto inc = files.includeEnd.find(fileName);
+        if (inc == files.includeEnd.end()) return fail("the #include that brings in " + fileName + " was not found");
+        if (!files.texts.count(fileName)) {
+            size_t size = 0;
+            const char* data = clang_getFileContents(files.program->tu, file, &size);
+            if (!data) return fail("cannot read " + fileName);
+            files.texts[fileName] = std::string(data, size);
+        }
+        s.file = fileName;
+    }
+    const std::string& text = inMain ? files.program->text : files.texts[fileName];
+    auto expansionOffset = [&](CXSourceLocation l) -> unsigned {
+        CXFile f = nullptr;
+        unsigned o = 0;
+        clang_getExpansionLocation(l, &f, nullptr, nullptr, &o);
+        return f && clang_File_isEqual(f, file) ? o : kNoOffset;
+    };
+    auto literalOffset = [&](CXSourceLocation l) -> unsigned {
+        CXFile ef = nullptr, sf = nullptr;
+        unsigned eo = 0, so = 0;
+        clang_getExpansionLocation(l, &ef, nullptr, nullptr, &eo);
+        clang_getSpellingLocation(l, &sf, nullptr, nullptr, &so);
+        return ef && sf && clang_File_isEqual(ef, file) && clang_File_isEqual(sf, file) && eo == so ? eo : kNoOffset;
+    };
     unsigned start = expansionOffset(clang_getRangeStart(ext));
     const unsigned end = expansionOffset(clang_getRangeEnd(ext));
-    if (start == kNoOffset || end == kNoOffset) return fail("it is not in the program's own source (an #include)");
+    if (start == kNoOffset || end == kNoOffset) return fail("it is not delimited within one file");
     CXCursor body = clang_getNullCursor();
     for (CXCursor k : children(fn)) {
         const CXCursorKind kind = clang_getCursorKind(k);
@@ -782,8 +853,11 @@ FunctionSite siteOf(CXCursor fn, const std::string& text) {
         if (q >= text.size() || text[q] != ';') return fail("its declaration does not end in ';'");
         s.insertAt = q + 1;
     }
+    if (!inMain) s.insertAt = files.includeEnd[fileName];
     s.ok = true;
     return s;
 }
+
+}  // namespace
 
 }  // namespace hetero::transform::detail

@@ -14,6 +14,7 @@ namespace hetero::transform::detail {
 // Where a function declaration sits in the program text, for copying it under another name.
 struct FunctionSite {
     std::string name;
+    std::string file;                // "" for the program itself, else the included header (offsets are in it)
     bool ok = false;                 // every position below is literal program text
     std::string problem;             // why not, when !ok
     bool isDefinition = false;
@@ -22,7 +23,8 @@ struct FunctionSite {
     size_t openParen = 0, closeParen = 0;
     bool emptyParams = false;        // "()" or "(void)": extra parameters replace the list
     size_t bodyOpen = 0;             // just after the body's '{' (definitions)
-    size_t insertAt = 0;             // just after the declaration ('}' or ';')
+    size_t insertAt = 0;             // in the program: just after the declaration ('}' or ';'), or after
+                                     // the #include line of its header
 };
 
 struct KernelDetail {
@@ -37,6 +39,7 @@ struct ProgramModel {
     std::vector<KernelDetail> kernels;                        // parallel to analysis.kernels
     std::map<std::string, std::vector<FunctionSite>> helpers;  // name -> every declaration of that name
     std::map<std::string, std::string> helperNames;            // name -> USR
+    std::map<std::string, std::string> files;                  // header name -> contents (sites in headers)
 };
 
 ProgramModel analyzeProgram(const ParsedProgram& program);

@@ -65,6 +65,7 @@ const std::string kAbortParams =
 const std::string kAbortCall = std::string("__hetero_abort_now(") + kStatusParam + ", " + kLaunchParam + ")";
 
 // A copy of a function declaration under a new name, with extra parameters and body insertions.
+// `text` is the text the site's offsets refer to (the program or a header).
 std::string copyFunction(const std::string& text, const FunctionSite& s, const std::string& newName,
                          const std::string& extraParams, std::map<size_t, std::string> bodyInserts = {}) {
     std::map<size_t, std::pair<size_t, std::string>> edits;  // offset -> (chars replaced, new text)
@@ -133,6 +134,11 @@ std::string startCheckMode() {
 
 namespace {
 
+const std::string& textOf(const ParsedProgram& program, const ProgramModel& model, const FunctionSite& s) {
+    if (s.file.empty()) return program.text;
+    return model.files.at(s.file);
+}
+
 std::string abortCopy(const ParsedProgram& program, const ProgramModel& model, size_t i) {
     const KernelDetail& kd = model.kernels[i];
     const KernelAnalysis& ka = model.analysis.kernels[i];
@@ -158,12 +164,13 @@ std::string abortCopy(const ParsedProgram& program, const ProgramModel& model, s
             inserts[at] = std::string(" if ((++__hetero_n & 7u) == 0u && ") + kAbortCall + ") return;";
     }
     inserts[kd.site.bodyOpen] = start;
-    return copyFunction(program.text, kd.site, ka.name + kAbortSuffix, kAbortParams, inserts);
+    return copyFunction(textOf(program, model, kd.site), kd.site, ka.name + kAbortSuffix, kAbortParams, inserts);
 }
 
 std::string chunkCopy(const ParsedProgram& program, const ProgramModel& model, size_t i) {
     const KernelDetail& kd = model.kernels[i];
-    return copyFunction(program.text, kd.site, model.analysis.kernels[i].name + kChunkSuffix, kChunkParam);
+    return copyFunction(textOf(program, model, kd.site), kd.site, model.analysis.kernels[i].name + kChunkSuffix,
+                        kChunkParam);
 }
 
 size_t lineAt(const std::string& text, size_t offset) {
@@ -174,14 +181,15 @@ size_t lineAt(const std::string& text, size_t offset) {
 
 Variants generateVariants(const ParsedProgram& program, const ProgramModel& model, const std::set<std::string>& kernels) {
     Variants v;
-    std::multimap<size_t, std::string> inserts;
+    // By program position, then by position in the header, so copies keep the declaration order.
+    std::multimap<std::pair<size_t, size_t>, std::string> inserts;
     std::set<std::string> helpers;
     for (size_t i = 0; i < model.analysis.kernels.size(); ++i) {
         const KernelAnalysis& ka = model.analysis.kernels[i];
         if (!ka.splittable || !kernels.count(ka.name)) continue;
         const KernelDetail& kd = model.kernels[i];
         helpers.insert(kd.chunkHelpers.begin(), kd.chunkHelpers.end());
-        inserts.emplace(kd.site.insertAt, chunkRegion(chunkCopy(program, model, i), model, kd.chunkHelpers) +
+        inserts.emplace(std::make_pair(kd.site.insertAt, kd.site.start), chunkRegion(chunkCopy(program, model, i), model, kd.chunkHelpers) +
                                               abortCopy(program, model, i) + "\n");
         v.log += "hetero transform: generated " + ka.name + kChunkSuffix + " and " + ka.name + kAbortSuffix +
                  (kd.loopChecks.empty() ? std::string(" (abort check at work-group start)")
@@ -197,18 +205,18 @@ Variants generateVariants(const ParsedProgram& program, const ProgramModel& mode
         auto sites = model.helpers.find(usr);
         if (sites == model.helpers.end()) continue;
         for (const FunctionSite& s : sites->second) {
-            const std::string copy = copyFunction(program.text, s, s.name + kChunkSuffix, kChunkParam);
+            const std::string copy = copyFunction(textOf(program, model, s), s, s.name + kChunkSuffix, kChunkParam);
             // Helpers this one calls are already declared: C needs a declaration before use.
-            inserts.emplace(s.insertAt, chunkRegion(copy, model, helpers));
+            inserts.emplace(std::make_pair(s.insertAt, s.start), chunkRegion(copy, model, helpers));
         }
     }
     v.source = kPreamble;
     size_t pos = 0;
     for (auto it = inserts.begin(); it != inserts.end();) {
-        const size_t at = it->first;
+        const size_t at = it->first.first;
         v.source.append(program.text, pos, at - pos);
         v.source += "\n";
-        for (; it != inserts.end() && it->first == at; ++it) v.source += it->second;
+        for (; it != inserts.end() && it->first.first == at; ++it) v.source += it->second;
         v.source += "#line " + std::to_string(lineAt(program.text, at)) + "\n";
         pos = at;
     }
@@ -226,7 +234,7 @@ std::string chunkKernelText(const ParsedProgram& program, const ProgramModel& mo
         if (sites == model.helpers.end()) continue;
         for (const FunctionSite& s : sites->second)
             if (s.isDefinition)
-                out += chunkRegion(copyFunction(program.text, s, s.name + kChunkSuffix, kChunkParam), model,
+                out += chunkRegion(copyFunction(textOf(program, model, s), s, s.name + kChunkSuffix, kChunkParam), model,
                                    kd->chunkHelpers) + "\n";
     }
     return out + chunkRegion(chunkCopy(program, model, i), model, kd->chunkHelpers);
