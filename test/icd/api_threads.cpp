@@ -1,0 +1,227 @@
+// Thread safety: several host threads creating, using and releasing objects at once, sharing a
+// context, a queue, a program or an object's reference count. Every thread checks its own results;
+// failures are collected and asserted on the main thread (Catch2 assertions are not thread-safe).
+#include "cl_test.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+constexpr int kThreads = 4;
+
+// Records what went wrong in worker threads.
+class Problems {
+public:
+    void add(const std::string& what) {
+        std::lock_guard lock(mutex_);
+        list_.push_back(what);
+    }
+    // True if `err` is CL_SUCCESS, else records it.
+    bool ok(cl_int err, const char* what, int thread) {
+        if (err == CL_SUCCESS) return true;
+        add(std::string(what) + " failed with " + std::to_string(err) + " in thread " + std::to_string(thread));
+        return false;
+    }
+    std::vector<std::string> list() {
+        std::lock_guard lock(mutex_);
+        return list_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::string> list_;
+};
+
+template <class F>
+void runThreads(F body) {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) threads.emplace_back(body, t);
+    for (auto& th : threads) th.join();
+}
+
+void requireNoProblems(Problems& problems) {
+    for (const auto& p : problems.list()) FAIL_CHECK(p);
+}
+
+const char* kSource = "__kernel void fill(__global int* d, int v) { d[get_global_id(0)] = v + (int)get_global_id(0); }";
+
+}  // namespace
+
+TEST_CASE("api: threads create, use and release buffers in one context at once", "[api][threads]") {
+    cltest::Env env;
+    Problems problems;
+    runThreads([&](int t) {
+        cl_int err = CL_SUCCESS;
+        cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+        if (!problems.ok(err, "clCreateCommandQueueWithProperties", t)) return;
+        for (int i = 0; i < 40; ++i) {
+            std::vector<cl_int> data(256);
+            for (size_t k = 0; k < data.size(); ++k) data[k] = t * 100000 + i * 1000 + static_cast<cl_int>(k);
+            cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int),
+                                      data.data(), &err);
+            if (!problems.ok(err, "clCreateBuffer", t)) break;
+            cl_mem copy = clCreateBuffer(env.context, CL_MEM_READ_WRITE, data.size() * sizeof(cl_int), nullptr, &err);
+            if (!problems.ok(err, "clCreateBuffer", t)) break;
+            problems.ok(clEnqueueCopyBuffer(q, m, copy, 0, 0, data.size() * sizeof(cl_int), 0, nullptr, nullptr),
+                        "clEnqueueCopyBuffer", t);
+            std::vector<cl_int> back(data.size(), -1);
+            problems.ok(clEnqueueReadBuffer(q, copy, CL_TRUE, 0, back.size() * sizeof(cl_int), back.data(), 0, nullptr,
+                                            nullptr),
+                        "clEnqueueReadBuffer", t);
+            if (back != data) problems.add("wrong contents in thread " + std::to_string(t));
+            problems.ok(clReleaseMemObject(m), "clReleaseMemObject", t);
+            problems.ok(clReleaseMemObject(copy), "clReleaseMemObject", t);
+        }
+        problems.ok(clReleaseCommandQueue(q), "clReleaseCommandQueue", t);
+    });
+    requireNoProblems(problems);
+}
+
+TEST_CASE("api: threads enqueue on one shared queue at once", "[api][threads]") {
+    cltest::Env env;
+    Problems problems;
+    runThreads([&](int t) {
+        cl_int err = CL_SUCCESS;
+        cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), nullptr, &err);
+        if (!problems.ok(err, "clCreateBuffer", t)) return;
+        for (int i = 0; i < 40; ++i) {
+            cl_int value = t * 1000 + i;
+            problems.ok(clEnqueueFillBuffer(env.queue, m, &value, sizeof value, 0, 64 * sizeof(cl_int), 0, nullptr, nullptr),
+                        "clEnqueueFillBuffer", t);
+            cl_int patch = -value;
+            cl_event written = nullptr;
+            problems.ok(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 8 * sizeof(cl_int), sizeof patch, &patch, 0, nullptr,
+                                             &written),
+                        "clEnqueueWriteBuffer", t);
+            std::vector<cl_int> back(64, 0);
+            problems.ok(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, back.size() * sizeof(cl_int), back.data(), 1,
+                                            &written, nullptr),
+                        "clEnqueueReadBuffer", t);
+            clReleaseEvent(written);
+            std::vector<cl_int> expect(64, value);
+            expect[8] = -value;
+            if (back != expect) problems.add("wrong contents in thread " + std::to_string(t));
+        }
+        clReleaseMemObject(m);
+    });
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    requireNoProblems(problems);
+}
+
+TEST_CASE("api: threads launch their own kernels of one shared program at once", "[api][threads]") {
+    cltest::Env env;
+    cl_program program = env.build(kSource);
+    Problems problems;
+    runThreads([&](int t) {
+        cl_int err = CL_SUCCESS;
+        // clSetKernelArg is not thread-safe for one kernel object: each thread has its own.
+        cl_kernel k = clCreateKernel(program, "fill", &err);
+        if (!problems.ok(err, "clCreateKernel", t)) return;
+        cl_mem m = clCreateBuffer(env.context, CL_MEM_READ_WRITE, 128 * sizeof(cl_int), nullptr, &err);
+        if (!problems.ok(err, "clCreateBuffer", t)) return;
+        for (int i = 0; i < 20; ++i) {
+            cl_int v = t * 10000 + i * 100;
+            problems.ok(clSetKernelArg(k, 0, sizeof m, &m), "clSetKernelArg", t);
+            problems.ok(clSetKernelArg(k, 1, sizeof v, &v), "clSetKernelArg", t);
+            size_t global = 128;
+            problems.ok(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+                        "clEnqueueNDRangeKernel", t);
+            std::vector<cl_int> back(128, 0);
+            problems.ok(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, back.size() * sizeof(cl_int), back.data(), 0, nullptr,
+                                            nullptr),
+                        "clEnqueueReadBuffer", t);
+            for (int k2 = 0; k2 < 128; ++k2)
+                if (back[k2] != v + k2) {
+                    problems.add("wrong kernel result in thread " + std::to_string(t));
+                    break;
+                }
+        }
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+    });
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseProgram(program);
+    requireNoProblems(problems);
+}
+
+TEST_CASE("api: concurrent retains and releases keep the count exact", "[api][threads]") {
+    cltest::Env env;
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+    std::atomic<int> failures{0};
+    runThreads([&](int) {
+        for (int i = 0; i < 2000; ++i) {
+            if (clRetainMemObject(m) != CL_SUCCESS) ++failures;
+            if (clRetainContext(env.context) != CL_SUCCESS) ++failures;
+            if (clReleaseContext(env.context) != CL_SUCCESS) ++failures;
+            if (clReleaseMemObject(m) != CL_SUCCESS) ++failures;
+        }
+    });
+    CHECK(failures == 0);
+    cl_uint refs = 0;
+    REQUIRE(clGetMemObjectInfo(m, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+    CHECK(refs == 1);
+    REQUIRE(clGetContextInfo(env.context, CL_CONTEXT_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+    CHECK(refs >= 2);  // the application's reference and the buffer's and queue's
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: threads create and destroy contexts with destructor callbacks at once", "[api][threads]") {
+    std::atomic<int> destroyed{0};
+    Problems problems;
+    cl_device_id device = cltest::heteroDevice();
+    runThreads([&](int t) {
+        for (int i = 0; i < 10; ++i) {
+            cl_int err = CL_SUCCESS;
+            cl_context c = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+            if (!problems.ok(err, "clCreateContext", t)) return;
+            problems.ok(clSetContextDestructorCallback(
+                            c, [](cl_context, void* counter) { ++*static_cast<std::atomic<int>*>(counter); }, &destroyed),
+                        "clSetContextDestructorCallback", t);
+            cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, 16, nullptr, &err);
+            problems.ok(err, "clCreateBuffer", t);
+            problems.ok(clReleaseContext(c), "clReleaseContext", t);
+            if (m) problems.ok(clReleaseMemObject(m), "clReleaseMemObject", t);
+        }
+    });
+    requireNoProblems(problems);
+    CHECK(destroyed == kThreads * 10);
+}
+
+TEST_CASE("api: threads wait for user events another thread completes", "[api][threads]") {
+    cltest::Env env;
+    std::vector<cl_event> gates(kThreads);
+    for (auto& g : gates) {
+        cl_int err = CL_SUCCESS;
+        g = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+    }
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, kThreads * sizeof(cl_int));
+    Problems problems;
+    std::vector<cl_int> seen(kThreads, 0);
+    std::vector<std::thread> waiters;
+    for (int t = 0; t < kThreads; ++t)
+        waiters.emplace_back([&, t] {
+            cl_int err = CL_SUCCESS;
+            cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+            if (!problems.ok(err, "clCreateCommandQueueWithProperties", t)) return;
+            cl_int value = 10 + t;
+            // Each write waits for its own gate and for the gate of the thread after it.
+            cl_event list[] = {gates[t], gates[(t + 1) % kThreads]};
+            problems.ok(clEnqueueWriteBuffer(q, m, CL_FALSE, t * sizeof(cl_int), sizeof value, &value, 2, list, nullptr),
+                        "clEnqueueWriteBuffer", t);
+            problems.ok(clWaitForEvents(2, list), "clWaitForEvents", t);
+            problems.ok(clEnqueueReadBuffer(q, m, CL_TRUE, t * sizeof(cl_int), sizeof(cl_int), &seen[t], 0, nullptr, nullptr),
+                        "clEnqueueReadBuffer", t);
+            clReleaseCommandQueue(q);
+        });
+    for (int t = kThreads - 1; t >= 0; --t) REQUIRE(clSetUserEventStatus(gates[t], CL_COMPLETE) == CL_SUCCESS);
+    for (auto& w : waiters) w.join();
+    requireNoProblems(problems);
+    for (int t = 0; t < kThreads; ++t) CHECK(seen[t] == 10 + t);
+    for (auto g : gates) clReleaseEvent(g);
+    clReleaseMemObject(m);
+}
