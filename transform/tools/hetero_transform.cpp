@@ -102,11 +102,8 @@ int main(int argc, char** argv) {
         std::cerr << "hetero-transform: no kernel named " << kernel << "\n" << analysis.log;
         return 1;
     }
-    if (mode == "--source") {
-        std::set<std::string> all;
-        for (const auto& k : analysis.kernels)
-            if (k.splittable) all.insert(k.name);
-        Variants v = detail::generateVariants(*program, model, all);
+    if (mode == "--source") {  // exactly what the engine gets, re-parse check included
+        const Variants v = makeVariants(sources, options, analysis);
         std::cout << v.source;
         std::cerr << v.log;
         return 0;
