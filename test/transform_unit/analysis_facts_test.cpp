@@ -210,6 +210,8 @@ TEST_CASE("transform_unit.analysis.printf_images_program_scope") {
     const auto& ri = *a.find("reads_image");
     CHECK(ri.usesImages);
     CHECK(param(ri, "img").isImage);
+    CHECK(param(ri, "img").mayRead);
+    CHECK_FALSE(param(ri, "img").mayWrite);
     CHECK(param(ri, "s").isSampler);
     CHECK(ri.splittable);
     CHECK_FALSE(a.find("writes_image")->splittable);

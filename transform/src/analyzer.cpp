@@ -653,6 +653,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
                 }
             } else if (pi.isImage) {
                 pi.addressSpace = AddressSpace::Global;
+                pi.mayRead = true;  // images are not followed as pointers: assume the kernel reads them
                 fx.images = true;
             }
             ka.params.push_back(pi);
