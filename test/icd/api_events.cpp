@@ -415,3 +415,29 @@ TEST_CASE("api: in-order commands see the effects of the gated command before th
     clReleaseMemObject(a);
     clReleaseMemObject(b);
 }
+
+TEST_CASE("api: a callback may release the last reference to its event", "[api][event]") {
+    cltest::Env env;
+    std::atomic<int> calls{0};
+    struct Data {
+        std::atomic<int>* calls;
+        cl_event next;  // completed from the callback: chains user events
+    };
+    auto releaseSelf = [](cl_event e, cl_int status, void* user) {
+        auto* d = static_cast<Data*>(user);
+        if (d->next) clSetUserEventStatus(d->next, status);
+        clReleaseEvent(e);  // the application's only reference
+        ++*d->calls;
+    };
+    cl_event second = userEvent(env.context);
+    cl_event first = userEvent(env.context);
+    Data firstData{&calls, second}, secondData{&calls, nullptr};
+    REQUIRE(clSetEventCallback(first, CL_COMPLETE, releaseSelf, &firstData) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(second, CL_COMPLETE, releaseSelf, &secondData) == CL_SUCCESS);
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 1, &second, &marker) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(first, CL_COMPLETE) == CL_SUCCESS);  // releases first and second
+    CHECK(awaitFinal(marker) == CL_COMPLETE);
+    CHECK(calls == 2);
+    clReleaseEvent(marker);
+}
