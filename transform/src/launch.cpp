@@ -11,9 +11,12 @@ namespace hetero::transform {
 
 namespace {
 
+// A local size of 0 (which the engine should have resolved) counts as 1 rather than dividing by 0.
+uint64_t localOf(const NDRange& r, unsigned d) { return r.local[d] ? r.local[d] : 1; }
+
 uint64_t groupsIn(const NDRange& r, unsigned d) {
     if (d >= r.dims) return 1;
-    return (r.global[d] + r.local[d] - 1) / r.local[d];
+    return (r.global[d] + localOf(r, d) - 1) / localOf(r, d);
 }
 
 struct Box {
@@ -72,7 +75,7 @@ ExtraArg bytesOf(const void* p, size_t size) {
 
 uint64_t NDRange::numGroups() const {
     uint64_t total = 1;
-    for (unsigned d = 0; d < dims && d < 3; ++d) total *= (global[d] + local[d] - 1) / local[d];
+    for (unsigned d = 0; d < dims && d < 3; ++d) total *= groupsIn(*this, d);
     return total;
 }
 
@@ -91,11 +94,12 @@ std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint6
         uint64_t info[detail::kChunkInfoWords] = {};
         for (unsigned d = 0; d < 3; ++d) {
             const bool used = d < range.dims;
-            s.local[d] = used ? range.local[d] : 1;
-            s.offset[d] = used ? range.offset[d] + box.origin[d] * range.local[d] : 0;
+            const uint64_t local = localOf(range, d);
+            s.local[d] = used ? local : 1;
+            s.offset[d] = used ? range.offset[d] + box.origin[d] * local : 0;
             // The box holding a dimension's last (possibly partial) group ends where the launch ends.
-            const uint64_t startItem = box.origin[d] * range.local[d];
-            s.global[d] = used ? std::min<uint64_t>(box.count[d] * range.local[d], range.global[d] - startItem) : 1;
+            const uint64_t startItem = box.origin[d] * local;
+            s.global[d] = used ? std::min<uint64_t>(box.count[d] * local, range.global[d] - startItem) : 1;
             info[detail::kGroupOrigin + d] = used ? box.origin[d] : 0;
             info[detail::kNumGroups + d] = used ? n[d] : 1;
             info[detail::kGlobalSize + d] = used ? range.global[d] : 1;
