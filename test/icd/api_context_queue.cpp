@@ -2,6 +2,9 @@
 // destructor callbacks and what a released object still owes the objects that depend on it.
 #include "cl_test.hpp"
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -265,4 +268,43 @@ TEST_CASE("api: flush and finish on empty and busy queues", "[api][queue]") {
     CHECK(status == CL_COMPLETE);
     clReleaseEvent(fill);
     clReleaseMemObject(m);
+}
+
+TEST_CASE("api: a pending command keeps its released queue and context alive until it completes",
+          "[api][context][queue]") {
+    cl_context c = makeContext();
+    cl_device_id d = cltest::heteroDevice();
+    std::atomic<int> destroyed{0};
+    REQUIRE(clSetContextDestructorCallback(
+                c, [](cl_context, void* n) { ++*static_cast<std::atomic<int>*>(n); }, &destroyed) == CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, d, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, 64, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event gate = clCreateUserEvent(c, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_int pattern = 3;
+    cl_event fill = nullptr;
+    REQUIRE(clEnqueueFillBuffer(q, m, &pattern, sizeof pattern, 0, 64, 1, &gate, &fill) == CL_SUCCESS);
+    // The application lets go of everything but the two events.
+    REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
+    REQUIRE(clReleaseCommandQueue(q) == CL_SUCCESS);
+    REQUIRE(clReleaseContext(c) == CL_SUCCESS);
+    CHECK(destroyed == 0);
+    cl_context owner = nullptr;
+    REQUIRE(clGetEventInfo(fill, CL_EVENT_CONTEXT, sizeof owner, &owner, nullptr) == CL_SUCCESS);
+    CHECK(owner == c);
+
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &fill) == CL_SUCCESS);
+    CHECK(destroyed == 0);  // the events still hold the context
+    REQUIRE(clReleaseEvent(fill) == CL_SUCCESS);
+    REQUIRE(clReleaseEvent(gate) == CL_SUCCESS);
+    // Internal references (a backend's completion callback) may outlive the application's by a
+    // moment: wait for the destruction, bounded so that a leak fails instead of hanging.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (destroyed == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK(destroyed == 1);
 }

@@ -100,10 +100,21 @@ TEST_CASE("api: user event info and status rules", "[api][event]") {
 
     cl_ulong t = 0;
     CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof t, &t, nullptr) == CL_PROFILING_INFO_NOT_AVAILABLE);
+    // A user event starts CL_SUBMITTED: a callback for that status runs at once.
+    CallbackLog log;
+    Registration submitted{&log, CL_SUBMITTED}, running{&log, CL_RUNNING};
+    REQUIRE(clSetEventCallback(e, CL_SUBMITTED, logCallback, &submitted) == CL_SUCCESS);
+    auto calls = log.awaitCalls(1);
+    REQUIRE(calls.size() == 1);
+    CHECK(calls[0].second == CL_SUBMITTED);
+    REQUIRE(clSetEventCallback(e, CL_RUNNING, logCallback, &running) == CL_SUCCESS);
     CHECK(clSetUserEventStatus(e, CL_RUNNING) == CL_INVALID_VALUE);
     CHECK(clSetUserEventStatus(e, CL_SUBMITTED) == CL_INVALID_VALUE);
     REQUIRE(clSetUserEventStatus(e, CL_COMPLETE) == CL_SUCCESS);
     CHECK(statusOf(e) == CL_COMPLETE);
+    calls = log.awaitCalls(2);  // passing CL_RUNNING on the way to CL_COMPLETE
+    REQUIRE(calls.size() == 2);
+    CHECK(calls[1] == std::make_pair(cl_int{CL_RUNNING}, cl_int{CL_RUNNING}));
     CHECK(clSetUserEventStatus(e, CL_COMPLETE) == CL_INVALID_OPERATION);  // may be set only once
     CHECK(clWaitForEvents(1, &e) == CL_SUCCESS);
     clReleaseEvent(e);

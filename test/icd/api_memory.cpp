@@ -3,7 +3,10 @@
 // destructor callbacks and the lifetime links between sub-buffers and their parents.
 #include "cl_test.hpp"
 
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -41,13 +44,39 @@ std::vector<cl_int> iota(size_t n, cl_int first = 0) {
     return v;
 }
 
+// Destructor callbacks in the order they ran. They may run on an internal thread when the last
+// reference was a command's, so the log is locked and can be waited for.
+class DestroyLog {
+public:
+    void add(int tag) {
+        std::lock_guard lock(mutex_);
+        calls_.push_back(tag);
+        changed_.notify_all();
+    }
+    std::vector<int> calls() {
+        std::lock_guard lock(mutex_);
+        return calls_;
+    }
+    // Waits (bounded, so that a leak fails instead of hanging) until `n` callbacks ran.
+    std::vector<int> await(size_t n) {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, std::chrono::seconds(120), [&] { return calls_.size() >= n; });
+        return calls_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<int> calls_;
+};
+
 struct Tagged {
-    std::vector<int>* calls;
+    DestroyLog* log;
     int tag;
 };
 void CL_CALLBACK recordMemDestroyed(cl_mem, void* data) {
     auto* t = static_cast<Tagged*>(data);
-    t->calls->push_back(t->tag);
+    t->log->add(t->tag);
 }
 
 }  // namespace
@@ -446,11 +475,11 @@ TEST_CASE("api: sub-buffers share the parent's contents and keep it alive", "[ap
     CHECK((memValue<cl_mem_flags>(sub, CL_MEM_FLAGS) & CL_MEM_USE_HOST_PTR) != 0);
 
     // The application's release of the parent does not end it while the sub-buffer lives.
-    std::vector<int> calls;
-    Tagged parentGone{&calls, 1};
+    DestroyLog log;
+    Tagged parentGone{&log, 1};
     REQUIRE(clSetMemObjectDestructorCallback(parent, recordMemDestroyed, &parentGone) == CL_SUCCESS);
     REQUIRE(clReleaseMemObject(parent) == CL_SUCCESS);
-    CHECK(calls.empty());
+    CHECK(log.calls().empty());
 
     const size_t subInts = align / sizeof(cl_int);
     cl_int minusOne = -1;
@@ -472,7 +501,7 @@ TEST_CASE("api: sub-buffers share the parent's contents and keep it alive", "[ap
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
 
     REQUIRE(clReleaseMemObject(sub) == CL_SUCCESS);
-    CHECK(calls == std::vector<int>{1});
+    CHECK(log.await(1) == std::vector<int>{1});
 }
 
 TEST_CASE("api: copies between overlapping sub-buffers of one parent are refused", "[api][memory]") {
@@ -496,17 +525,17 @@ TEST_CASE("api: copies between overlapping sub-buffers of one parent are refused
 TEST_CASE("api: memory destructor callbacks run in reverse order of registration", "[api][memory]") {
     cltest::Env env;
     cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
-    std::vector<int> calls;
-    Tagged a{&calls, 1}, b{&calls, 2}, c{&calls, 3};
+    DestroyLog log;
+    Tagged a{&log, 1}, b{&log, 2}, c{&log, 3};
     REQUIRE(clSetMemObjectDestructorCallback(m, recordMemDestroyed, &a) == CL_SUCCESS);
     REQUIRE(clSetMemObjectDestructorCallback(m, recordMemDestroyed, &b) == CL_SUCCESS);
     REQUIRE(clSetMemObjectDestructorCallback(m, recordMemDestroyed, &c) == CL_SUCCESS);
     CHECK(clSetMemObjectDestructorCallback(m, nullptr, nullptr) == CL_INVALID_VALUE);
     REQUIRE(clRetainMemObject(m) == CL_SUCCESS);
     REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
-    CHECK(calls.empty());
+    CHECK(log.calls().empty());
     REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
-    CHECK(calls == std::vector<int>{3, 2, 1});
+    CHECK(log.await(3) == std::vector<int>{3, 2, 1});
 }
 
 TEST_CASE("api: an enqueued command keeps its buffer alive after the application releases it", "[api][memory]") {
@@ -519,15 +548,16 @@ TEST_CASE("api: an enqueued command keeps its buffer alive after the application
     cl_event gate = clCreateUserEvent(env.context, &err);
     REQUIRE(err == CL_SUCCESS);
     REQUIRE(clEnqueueCopyBuffer(env.queue, src, dst, 0, 0, 64, 1, &gate, nullptr) == CL_SUCCESS);
-    std::vector<int> calls;
-    Tagged gone{&calls, 1};
+    DestroyLog log;
+    Tagged gone{&log, 1};
     REQUIRE(clSetMemObjectDestructorCallback(src, recordMemDestroyed, &gone) == CL_SUCCESS);
     REQUIRE(clReleaseMemObject(src) == CL_SUCCESS);
-    CHECK(calls.empty());  // the gated copy still needs it
+    CHECK(log.calls().empty());  // the gated copy still needs it
     REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
     auto back = env.read<cl_int>(dst, 16);
     CHECK(back == std::vector<cl_int>(16, 9));
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(log.await(1) == std::vector<int>{1});  // and lets go of it once done
     clReleaseEvent(gate);
     clReleaseMemObject(dst);
 }

@@ -424,6 +424,16 @@ TEST_CASE("api: kernel argument info when built with -cl-kernel-arg-info", "[api
     clReleaseProgram(p);
 }
 
+TEST_CASE("api: kernel argument info needs -cl-kernel-arg-info", "[api][kernel]") {
+    cltest::Env env;
+    cl_program p = env.build(kSource);
+    cl_kernel k = env.kernel(p, "add_one");
+    char name[64] = {};
+    CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name, name, nullptr) == CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 TEST_CASE("api: clSetKernelArg rejects bad indices, sizes and values", "[api][kernel]") {
     cltest::Env env;
     cl_program p = env.build(kSource);
