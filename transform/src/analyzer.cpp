@@ -135,7 +135,6 @@ struct Effects {
     size_t firstStore = SIZE_MAX;                     // kernel-body offset of the first possible global store
     std::vector<std::pair<size_t, size_t>> topLoops;  // (just after '{', loop end) of the kernel's outer loops
     std::set<std::string> chunkHelpers;
-    std::map<std::string, std::string> helperNames;
     const std::set<std::string>* userFunctions = nullptr;  // USRs of functions the program declares
 
     void problem(const std::string& p) {
@@ -505,10 +504,8 @@ private:
                                     helperRemapped);
             if (helperRemapped) {
                 callsRemapped = true;
-                const std::string usr = take(clang_getCursorUSR(def));
                 // By name: every overload of it gets a chunk copy, as the renaming macro catches all.
                 fx_.chunkHelpers.insert(name);
-                fx_.helperNames[name] = usr;
             }
             return isPointer(resultType) ? ret : Roots{};
         }
@@ -591,12 +588,6 @@ std::string stripPrivateQualifier(std::string s) {
 }
 
 }  // namespace
-
-bool isRemappedWorkItemFunction(const std::string& name) {
-    for (const char* r : kRemapped)
-        if (name == r) return true;
-    return false;
-}
 
 
 ProgramModel analyzeProgram(const ParsedProgram& program) {
@@ -684,8 +675,6 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         KernelDetail kd;
         kd.site = siteOf(fn, files);
         kd.chunkHelpers = fx.chunkHelpers;
-        kd.usesRemappedWorkItemFns = remapped;
-        for (auto& [usr, n] : fx.helperNames) model.helperNames[usr] = n;
         if (!fx.hasGoto && !fx.barrier)
             for (auto& [open, end] : fx.topLoops)
                 if (end < fx.firstStore) kd.loopChecks.push_back(open);

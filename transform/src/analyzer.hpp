@@ -31,20 +31,15 @@ struct KernelDetail {
     FunctionSite site;
     std::vector<size_t> loopChecks;      // just after the '{' of loops where an abort check is safe (H1)
     std::set<std::string> chunkHelpers;  // names of helpers (transitively) calling remapped work-item functions
-    bool usesRemappedWorkItemFns = false;
 };
 
 struct ProgramModel {
     ProgramAnalysis analysis;
     std::vector<KernelDetail> kernels;                        // parallel to analysis.kernels
     std::map<std::string, std::vector<FunctionSite>> helpers;  // name -> every declaration of that name
-    std::map<std::string, std::string> helperNames;            // name -> USR
     std::map<std::string, std::string> files;                  // header name -> contents (sites in headers)
 };
 
 ProgramModel analyzeProgram(const ParsedProgram& program);
-
-// Work-item functions whose value differs between the original launch and a chunk sub-launch.
-bool isRemappedWorkItemFunction(const std::string& name);
 
 }  // namespace hetero::transform::detail

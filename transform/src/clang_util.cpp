@@ -70,12 +70,6 @@ bool isArray(CXType t) {
            k == CXType_DependentSizedArray;
 }
 
-CXType pointeeOrElement(CXType t) {
-    CXType c = clang_getCanonicalType(t);
-    if (c.kind == CXType_Pointer) return clang_getPointeeType(c);
-    return clang_getArrayElementType(c);
-}
-
 void scalarSizes(CXType t, std::set<size_t>& out) {
     CXType c = clang_getCanonicalType(t);
     switch (c.kind) {

@@ -28,7 +28,6 @@ std::string describeLocation(CXSourceLocation loc);  // "line:col" for messages
 
 bool isPointer(CXType t);
 bool isArray(CXType t);
-CXType pointeeOrElement(CXType t);  // pointee of a pointer, element of an array
 // Distinct scalar sizes stored when a value of type t is stored (float4 -> {4}, struct {float; char} -> {4, 1}).
 void scalarSizes(CXType t, std::set<size_t>& out);
 bool isImageType(CXType t);
