@@ -452,3 +452,53 @@ TEST_CASE("api: a callback may release the last reference to its event", "[api][
     CHECK(calls == 2);
     clReleaseEvent(marker);
 }
+
+TEST_CASE("api: every command's event names its command type, queue and context", "[api][event]") {
+    cltest::Env env;
+    const size_t n = 64;
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, n), b = env.buffer(CL_MEM_READ_WRITE, n);
+    std::vector<unsigned char> host(n);
+    cl_int zero = 0;
+    std::vector<std::pair<cl_event, cl_command_type>> events;
+    cl_event e = nullptr;
+    // Reads `e` only after the enqueue call (an argument would be evaluated in unspecified order).
+    auto record = [&](cl_int err, cl_command_type type) {
+        REQUIRE(err == CL_SUCCESS);
+        events.emplace_back(e, type);
+    };
+    record(clEnqueueWriteBuffer(env.queue, a, CL_FALSE, 0, n, host.data(), 0, nullptr, &e), CL_COMMAND_WRITE_BUFFER);
+    record(clEnqueueReadBuffer(env.queue, a, CL_FALSE, 0, n, host.data(), 0, nullptr, &e), CL_COMMAND_READ_BUFFER);
+    record(clEnqueueCopyBuffer(env.queue, a, b, 0, 0, n, 0, nullptr, &e), CL_COMMAND_COPY_BUFFER);
+    record(clEnqueueFillBuffer(env.queue, a, &zero, sizeof zero, 0, n, 0, nullptr, &e), CL_COMMAND_FILL_BUFFER);
+    size_t origin[3] = {0, 0, 0}, region[3] = {8, 2, 1};
+    record(clEnqueueWriteBufferRect(env.queue, a, CL_FALSE, origin, origin, region, 8, 0, 8, 0, host.data(), 0, nullptr, &e),
+           CL_COMMAND_WRITE_BUFFER_RECT);
+    record(clEnqueueReadBufferRect(env.queue, a, CL_FALSE, origin, origin, region, 8, 0, 8, 0, host.data(), 0, nullptr, &e),
+           CL_COMMAND_READ_BUFFER_RECT);
+    record(clEnqueueCopyBufferRect(env.queue, a, b, origin, origin, region, 8, 0, 8, 0, 0, nullptr, &e),
+           CL_COMMAND_COPY_BUFFER_RECT);
+    cl_int err = CL_SUCCESS;
+    void* p = clEnqueueMapBuffer(env.queue, a, CL_FALSE, CL_MAP_READ, 0, n, 0, nullptr, &e, &err);
+    record(err, CL_COMMAND_MAP_BUFFER);
+    record(clEnqueueUnmapMemObject(env.queue, a, p, 0, nullptr, &e), CL_COMMAND_UNMAP_MEM_OBJECT);
+    record(clEnqueueMigrateMemObjects(env.queue, 1, &a, 0, 0, nullptr, &e), CL_COMMAND_MIGRATE_MEM_OBJECTS);
+    record(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &e), CL_COMMAND_MARKER);
+    record(clEnqueueBarrierWithWaitList(env.queue, 0, nullptr, &e), CL_COMMAND_BARRIER);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (auto [event, type] : events) {
+        INFO("expected command type 0x" << std::hex << type);
+        cl_command_type t = 0;
+        REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr) == CL_SUCCESS);
+        CHECK(t == type);
+        cl_command_queue q = nullptr;
+        REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, nullptr) == CL_SUCCESS);
+        CHECK(q == env.queue);
+        cl_context c = nullptr;
+        REQUIRE(clGetEventInfo(event, CL_EVENT_CONTEXT, sizeof c, &c, nullptr) == CL_SUCCESS);
+        CHECK(c == env.context);
+        CHECK(statusOf(event) == CL_COMPLETE);
+        clReleaseEvent(event);
+    }
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}

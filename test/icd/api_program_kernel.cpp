@@ -302,6 +302,11 @@ TEST_CASE("api: compile and link errors", "[api][program]") {
     cl_int err = CL_SUCCESS;
     CHECK(clLinkProgram(env.context, 1, &env.device, nullptr, 0, nullptr, nullptr, nullptr, &err) == nullptr);
     CHECK(err == CL_INVALID_VALUE);
+    cl_program object = fromSource(env.context, "int f(int x) { return x + 1; }\n");
+    REQUIRE(clCompileProgram(object, 1, &env.device, nullptr, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(clLinkProgram(env.context, 1, &env.device, "-no-such-linker-option", 1, &object, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_LINKER_OPTIONS);
+    clReleaseProgram(object);
 
     // A kernel calling a function no input defines.
     cl_program caller = fromSource(env.context, "int missing(int);\n__kernel void k(__global int* d) { d[0] = missing(d[0]); }\n");
