@@ -296,3 +296,15 @@ TEST_CASE("transform_unit.analysis.enumerators_and_vector_components") {
     CHECK(param(k, "v").storeSizes == std::vector<size_t>{4});
     CHECK_FALSE(param(k, "in").mayWrite);
 }
+
+TEST_CASE("transform_unit.analysis.recursion_refused_quickly") {
+    // Not OpenCL C, but clang parses it: the analysis must end and refuse, not walk 24 levels deep.
+    const auto k = kernelOf(R"(
+        int ping(__global int* p, int n);
+        int pong(__global int* p, int n) { p[n] = n; return n > 0 ? ping(p, n - 1) + ping(p, n - 2) : 0; }
+        int ping(__global int* p, int n) { return n > 0 ? pong(p, n - 1) + pong(p, n - 2) : 1; }
+        __kernel void k(__global int* o) { o[0] = ping(o, 10); }
+    )", "k");
+    CHECK_FALSE(k.splittable);
+    CHECK(reasonMentions(k, "recursive"));
+}

@@ -136,6 +136,7 @@ struct Effects {
     std::vector<std::pair<size_t, size_t>> topLoops;  // (just after '{', loop end) of the kernel's outer loops
     std::set<std::string> chunkHelpers;
     const std::set<std::string>* userFunctions = nullptr;  // USRs of functions the program declares
+    std::vector<std::string> callStack;                    // USRs of the helpers being walked
 
     void problem(const std::string& p) {
         if (std::find(problems.begin(), problems.end(), p) == problems.end()) problems.push_back(p);
@@ -492,6 +493,12 @@ private:
                 fx_.problem("helper calls nest deeper than " + std::to_string(kMaxCallDepth));
                 return {kUnknown};
             }
+            // OpenCL C has no recursion; walking it would not end before the depth limit.
+            const std::string usr = take(clang_getCursorUSR(def));
+            if (std::find(fx_.callStack.begin(), fx_.callStack.end(), usr) != fx_.callStack.end()) {
+                fx_.problem("calls " + name + " recursively");
+                return {kUnknown};
+            }
             std::vector<Roots> bindings;
             const int nparams = clang_Cursor_getNumArguments(def);
             for (int i = 0; i < nparams; ++i) {
@@ -500,8 +507,10 @@ private:
             }
             bool helperRemapped = false;
             const size_t site = callSite_ != SIZE_MAX ? callSite_ : storeOffset(c);
+            fx_.callStack.push_back(usr);
             Roots ret = analyzeBody(def, bindings, fx_, recording_, depth_ + 1, inLoop_ || loopDepth_ > 0, site,
                                     helperRemapped);
+            fx_.callStack.pop_back();
             if (helperRemapped) {
                 callsRemapped = true;
                 // By name: every overload of it gets a chunk copy, as the renaming macro catches all.
