@@ -366,3 +366,47 @@ TEST_CASE("api: a 3D image round trip", "[api][image]") {
     CHECK(slice == std::vector<float>(values.begin() + 12, values.end()));
     clReleaseMemObject(image);
 }
+
+TEST_CASE("api: image commands' events name their command types", "[api][image][event]") {
+    cltest::Env env;
+    if (!imagesSupported(env.device)) return;
+    cl_mem a = image2d(env, kRFloat, 4, 4), b = image2d(env, kRFloat, 4, 4);
+    cl_mem buffer = env.buffer(CL_MEM_READ_WRITE, 16 * sizeof(float));
+    std::vector<float> host(16, 1.0f);
+    size_t origin[3] = {0, 0, 0}, whole[3] = {4, 4, 1};
+    float color[4] = {2, 0, 0, 0};
+    std::vector<std::pair<cl_event, cl_command_type>> events;
+    cl_event e = nullptr;
+    auto record = [&](cl_int err, cl_command_type type) {  // reads `e` after the call
+        REQUIRE(err == CL_SUCCESS);
+        events.emplace_back(e, type);
+    };
+    record(clEnqueueWriteImage(env.queue, a, CL_FALSE, origin, whole, 0, 0, host.data(), 0, nullptr, &e),
+           CL_COMMAND_WRITE_IMAGE);
+    record(clEnqueueFillImage(env.queue, b, color, origin, whole, 0, nullptr, &e), CL_COMMAND_FILL_IMAGE);
+    record(clEnqueueCopyImage(env.queue, a, b, origin, origin, whole, 0, nullptr, &e), CL_COMMAND_COPY_IMAGE);
+    record(clEnqueueReadImage(env.queue, b, CL_FALSE, origin, whole, 0, 0, host.data(), 0, nullptr, &e),
+           CL_COMMAND_READ_IMAGE);
+    record(clEnqueueCopyImageToBuffer(env.queue, a, buffer, origin, whole, 0, 0, nullptr, &e),
+           CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+    record(clEnqueueCopyBufferToImage(env.queue, buffer, b, 0, origin, whole, 0, nullptr, &e),
+           CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+    size_t pitch = 0;
+    cl_int err = CL_SUCCESS;
+    void* p = clEnqueueMapImage(env.queue, b, CL_FALSE, CL_MAP_READ, origin, whole, &pitch, nullptr, 0, nullptr, &e, &err);
+    record(err, CL_COMMAND_MAP_IMAGE);
+    record(clEnqueueUnmapMemObject(env.queue, b, p, 0, nullptr, &e), CL_COMMAND_UNMAP_MEM_OBJECT);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (auto [event, type] : events) {
+        INFO("expected command type 0x" << std::hex << type);
+        cl_command_type t = 0;
+        REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr) == CL_SUCCESS);
+        CHECK(t == type);
+        cl_int status = 1;
+        REQUIRE(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        CHECK(status == CL_COMPLETE);
+        clReleaseEvent(event);
+    }
+    for (float v : host) CHECK(v == 1.0f);  // b read back after the copy from a
+    for (cl_mem m : {a, b, buffer}) clReleaseMemObject(m);
+}

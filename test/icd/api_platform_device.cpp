@@ -89,6 +89,12 @@ TEST_CASE("api: platform info rejects unknown names and short buffers", "[api][p
     CHECK(clGetPlatformInfo(p, CL_PLATFORM_NAME, 0, buffer, nullptr) == CL_INVALID_VALUE);
 }
 
+TEST_CASE("api: extension functions are found by name for the platform", "[api][platform]") {
+    cl_platform_id p = cltest::heteroPlatform();
+    CHECK(clGetExtensionFunctionAddressForPlatform(p, "clNoSuchFunctionHETERO") == nullptr);
+    CHECK(clGetExtensionFunctionAddressForPlatform(p, "clIcdGetPlatformIDsKHR") != nullptr);
+}
+
 TEST_CASE("api: clGetPlatformIDs checks its arguments", "[api][platform]") {
     cl_platform_id p = nullptr;
     CHECK(clGetPlatformIDs(0, &p, nullptr) == CL_INVALID_VALUE);
