@@ -4,6 +4,7 @@
 #include "cl_test.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -223,5 +224,68 @@ TEST_CASE("api: threads wait for user events another thread completes", "[api][t
     requireNoProblems(problems);
     for (int t = 0; t < kThreads; ++t) CHECK(seen[t] == 10 + t);
     for (auto g : gates) clReleaseEvent(g);
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: user events completed by another thread while commands are being enqueued", "[api][threads]") {
+    cltest::Env env;
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    // Each round races the completion of the gate against the enqueue of the commands it gates.
+    for (int round = 0; round < 200; ++round) {
+        cl_int err = CL_SUCCESS;
+        cl_event gate = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        std::thread opener([gate] { clSetUserEventStatus(gate, CL_COMPLETE); });
+        cl_int value = round, back = -1;
+        cl_event read = nullptr;
+        REQUIRE(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, sizeof value, &value, 1, &gate, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(env.queue, m, CL_FALSE, 0, sizeof back, &back, 0, nullptr, &read) == CL_SUCCESS);
+        opener.join();
+        // Polled with a bound: a lost wake-up in the submission machinery shows as a failure, not a hang.
+        cl_int status = CL_QUEUED;
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (status > CL_COMPLETE && std::chrono::steady_clock::now() < deadline) {
+            REQUIRE(clGetEventInfo(read, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+            if (status > CL_COMPLETE) std::this_thread::yield();
+        }
+        REQUIRE(status == CL_COMPLETE);
+        CHECK(back == round);
+        clReleaseEvent(read);
+        clReleaseEvent(gate);
+    }
+    clReleaseMemObject(m);
+}
+
+TEST_CASE("api: threads map, write and unmap their own parts of one buffer on one queue", "[api][threads]") {
+    cltest::Env env;
+    const size_t part = 256;
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, kThreads * part * sizeof(cl_int));
+    cl_int zero = 0;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &zero, sizeof zero, 0, kThreads * part * sizeof(cl_int), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    Problems problems;
+    runThreads([&](int t) {
+        for (int i = 1; i <= 25; ++i) {
+            cl_int err = CL_SUCCESS;
+            auto* p = static_cast<cl_int*>(clEnqueueMapBuffer(env.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                                              t * part * sizeof(cl_int), part * sizeof(cl_int), 0, nullptr,
+                                                              nullptr, &err));
+            if (!problems.ok(err, "clEnqueueMapBuffer", t)) return;
+            if (p[0] != (i - 1) * (t + 1)) problems.add("map showed a stale value in thread " + std::to_string(t));
+            for (size_t k = 0; k < part; ++k) p[k] = i * (t + 1);
+            problems.ok(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr), "clEnqueueUnmapMemObject", t);
+        }
+    });
+    requireNoProblems(problems);
+    auto back = env.read<cl_int>(m, kThreads * part);
+    for (int t = 0; t < kThreads; ++t) {
+        INFO("thread " << t);
+        CHECK(back[t * part] == 25 * (t + 1));
+        CHECK(back[(t + 1) * part - 1] == 25 * (t + 1));
+    }
+    cl_uint maps = 1;
+    REQUIRE(clGetMemObjectInfo(m, CL_MEM_MAP_COUNT, sizeof maps, &maps, nullptr) == CL_SUCCESS);
+    CHECK(maps == 0);
     clReleaseMemObject(m);
 }
