@@ -103,6 +103,13 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
         const auto& fd = dst->storage().image().format;
         require(fs.image_channel_order == fd.image_channel_order && fs.image_channel_data_type == fd.image_channel_data_type,
                 CL_IMAGE_FORMAT_MISMATCH);
+        if (src == dst) {
+            // Two boxes of one image overlap when they overlap in every dimension.
+            bool overlap = true;
+            for (int k = 0; k < 3; ++k)
+                overlap = overlap && src_origin[k] < dst_origin[k] + region[k] && dst_origin[k] < src_origin[k] + region[k];
+            require(!overlap, CL_MEM_COPY_OVERLAP);
+        }
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keepSrc(src), keepDst(dst);
         Box s = box(src_origin, region), d = box(dst_origin, region);
