@@ -224,6 +224,11 @@ TEST_CASE("api: image commands reject bad regions and objects of the wrong type"
           CL_INVALID_MEM_OBJECT);
     CHECK(clEnqueueReadBuffer(env.queue, image, CL_TRUE, 0, 16, host.data(), 0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
     CHECK(clEnqueueCopyImage(env.queue, image, rgba, origin, origin, whole, 0, nullptr, nullptr) == CL_IMAGE_FORMAT_MISMATCH);
+    // Within one image: overlapping boxes are refused, disjoint ones copy.
+    size_t quarter[3] = {2, 2, 1}, shifted[3] = {1, 1, 0}, corner[3] = {2, 2, 0}, beside[3] = {2, 0, 0};
+    CHECK(clEnqueueCopyImage(env.queue, image, image, origin, shifted, quarter, 0, nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
+    CHECK(clEnqueueCopyImage(env.queue, image, image, origin, corner, quarter, 0, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(clEnqueueCopyImage(env.queue, image, image, origin, beside, quarter, 0, nullptr, nullptr) == CL_SUCCESS);
     size_t rowPitch = 0;
     cl_int err = CL_SUCCESS;
     CHECK(clEnqueueMapImage(env.queue, image, CL_TRUE, CL_MAP_READ, origin, whole, nullptr, nullptr, 0, nullptr, nullptr,
