@@ -52,7 +52,4 @@ private:
     unsigned primary_ = 0;
 };
 
-// Calls a backend object's entry point through its own dispatch table.
-#define BACKEND(object, function) ((object)->dispatch->function)
-
 }  // namespace hetero

@@ -4,10 +4,13 @@
 #include "platform/object.hpp"
 #include "platform/platform.hpp"
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
 namespace hetero {
+
+struct SplitResources;  // platform/split.cpp
 
 class Context : public ApiObject<_cl_context, Kind::Context> {
 public:
@@ -24,6 +27,8 @@ public:
     void addDestructor(Destructor fn, void* userData);
     // Reports an error to the application's pfn_notify, if any.
     void notify(const std::string& message) const;
+    // The split engine's per-context buffers, queues and merge kernels, created on first use.
+    SplitResources& splitResources();
 
 protected:
     ~Context() override;
@@ -36,6 +41,8 @@ private:
     void* notifyData_ = nullptr;
     std::mutex destructorMutex_;
     std::vector<std::pair<Destructor, void*>> destructors_;
+    std::once_flag splitOnce_;
+    std::unique_ptr<SplitResources, void (*)(SplitResources*)> split_{nullptr, nullptr};
 };
 
 }  // namespace hetero

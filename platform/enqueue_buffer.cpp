@@ -53,6 +53,25 @@ void requireRectInside(Mem* m, const Rect& r) {
     require(r.offsetOf() + r.extent() <= m->size(), CL_INVALID_VALUE);
 }
 
+// Whether two rects with the same region and pitches share a byte. Their rows start at
+// offset + y*rowPitch + z*slicePitch; a row of `b` meets a row of `a` when their starts are less
+// than a row's width apart, so only the row distances nearest to the shift need checking.
+bool rectsOverlap(const Rect& a, const Rect& b) {
+    const long long shift = static_cast<long long>(b.offsetOf()) - static_cast<long long>(a.offsetOf());
+    const long long width = a.region[0], row = a.rowPitch, slice = a.slicePitch;
+    const long long rows = a.region[1], slices = a.region[2];
+    for (long long dz = 1 - slices; dz < slices; ++dz) {
+        long long rest = shift - dz * slice;
+        long long nearest = rest / row;
+        for (long long dy = nearest - 1; dy <= nearest + 1; ++dy) {
+            if (dy <= -rows || dy >= rows) continue;
+            long long gap = rest - dy * row;
+            if (gap > -width && gap < width) return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -256,8 +275,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
         requireRectInside(dst, d);
         if (src == dst) {
             require(s.rowPitch == d.rowPitch && s.slicePitch == d.slicePitch, CL_INVALID_VALUE);
-            size_t a = s.offsetOf(), b = d.offsetOf(), n = s.extent();
-            require(a + n <= b || b + n <= a, CL_MEM_COPY_OVERLAP);
+            require(!rectsOverlap(s, d), CL_MEM_COPY_OVERLAP);
         }
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keepSrc(src), keepDst(dst);

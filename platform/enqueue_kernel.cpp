@@ -5,6 +5,7 @@
 #include "platform/enqueue.hpp"
 #include "platform/kernel.hpp"
 #include "platform/log.hpp"
+#include "platform/split.hpp"
 
 #include <atomic>
 
@@ -49,15 +50,7 @@ size_t deviceSize(cl_device_info param) {
     return v;
 }
 
-struct Launch {
-    cl_uint dims = 1;
-    size_t offset[3] = {0, 0, 0};
-    size_t global[3] = {1, 1, 1};
-    size_t local[3] = {0, 0, 0};
-    bool hasOffset = false;
-    bool hasLocal = false;
-    bool empty = false;  // a zero global size: nothing runs (OpenCL 2.1+)
-};
+using Launch = LaunchGeometry;  // empty: a zero global size, nothing runs (OpenCL 2.1+)
 
 Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const size_t* global, const size_t* local) {
     Launch l;
@@ -125,9 +118,13 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                 if (arg.mem) a.push_back({arg.mem.get(), !(arg.mem->flags() & CL_MEM_READ_ONLY), false});
             return a;
         };
+        auto timing = std::make_shared<double>(0);
         auto ev = queue->enqueue(
             CL_COMMAND_NDRANGE_KERNEL, std::move(deps), [keep] { return chooseSlot(*keep); },
-            [keep, args, launch, accesses](Submission& sub) -> cl_event {
+            [keep, args, launch, accesses, timing](Submission& sub) -> cl_event {
+                SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
+                if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
+                *timing = hostNanoseconds() * 1e-9;
                 return submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
@@ -143,6 +140,11 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
                         launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
+            });
+        // Unsplit launches feed the history that decides whether splitting this kernel pays.
+        if (k->variants())
+            ev->onComplete([keep, launch, timing](cl_int status) {
+                if (status == CL_COMPLETE && *timing > 0) recordUnsplit(*keep, launch, hostNanoseconds() * 1e-9 - *timing);
             });
         return finishEnqueue(ev, event, false);
     });

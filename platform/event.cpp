@@ -69,7 +69,25 @@ Event::~Event() {
 
 Queue* Event::queue() const { return queue_; }
 
+// The backend's status of `e`, as CL_COMPLETE / negative when final, else a positive status.
+static cl_int backendStatus(cl_event e) {
+    cl_int st = CL_QUEUED;
+    if (BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) != CL_SUCCESS)
+        return CL_QUEUED;
+    return st;
+}
+
 cl_int Event::status() const {
+    cl_event backend;
+    {
+        std::lock_guard lock(mutex_);
+        if (status_ <= CL_COMPLETE || !backendEvent_) return status_;
+        backend = backendEvent_;
+    }
+    // Backend completion callbacks may lag behind the backend's own state (they run on its
+    // callback thread): ask it, so that an event is never seen running after one that waited for it.
+    cl_int st = backendStatus(backend);
+    if (st <= CL_COMPLETE) const_cast<Event*>(this)->complete(st < 0 ? st : CL_COMPLETE);
     std::lock_guard lock(mutex_);
     return status_;
 }
@@ -82,6 +100,13 @@ cl_event Event::backendEventFor(unsigned slot) const {
 bool Event::isResolvable() const {
     std::lock_guard lock(mutex_);
     return status_ <= CL_COMPLETE || backendEvent_ != nullptr;
+}
+
+bool Event::isComplete() const { return status() <= CL_COMPLETE; }
+
+bool Event::knownComplete() const {
+    std::lock_guard lock(mutex_);
+    return status_ <= CL_COMPLETE;
 }
 
 void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
@@ -113,10 +138,11 @@ void Event::complete(cl_int status) {
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE) return;  // already final
-        if (backendEvent_ && profiling_ && status == CL_COMPLETE) {
-            cl_ulong start = 0, end = 0;
-            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
-            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+        cl_ulong start = 0, end = 0;
+        bool backendTimes = backendEvent_ && profiling_ && status == CL_COMPLETE &&
+            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS;
+        if (backendTimes) {
             // Backend clocks differ from the host's: keep the backend's duration, placed on the host clock.
             cl_ulong now = hostNanoseconds();
             cl_ulong duration = end >= start ? end - start : 0;
@@ -151,7 +177,19 @@ void Event::setUserStatus(cl_int status) {
 
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return status_ <= CL_COMPLETE; });
+    while (status_ > CL_COMPLETE) {
+        if (backendEvent_) {  // wait on the backend directly rather than for its callback
+            cl_event backend = backendEvent_;
+            lock.unlock();
+            BACKEND(backend, clWaitForEvents)(1, &backend);
+            cl_int st = backendStatus(backend);
+            if (st <= CL_COMPLETE) complete(st < 0 ? st : CL_COMPLETE);
+            lock.lock();
+            if (status_ > CL_COMPLETE) changed_.wait(lock);
+            continue;
+        }
+        changed_.wait(lock);
+    }
     return status_;
 }
 

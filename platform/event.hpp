@@ -25,7 +25,8 @@ public:
     cl_command_type commandType() const { return type_; }
 
     cl_int status() const;
-    bool isComplete() const { return status() <= CL_COMPLETE; }  // CL_COMPLETE or an error
+    bool isComplete() const;  // CL_COMPLETE or an error (asks the backend if need be)
+    bool knownComplete() const;  // the same, without asking the backend (never runs callbacks)
     // The backend event a command on `slot` can wait on instead of the host, if any.
     cl_event backendEventFor(unsigned slot) const;
     // True once the event is complete or has a backend event (so others can chain on it).

@@ -4,6 +4,7 @@
 #include "platform/api.hpp"
 #include "platform/error.hpp"
 #include "platform/info.hpp"
+#include "platform/split.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -47,6 +48,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     if (ref < 0) fail(firstError != CL_SUCCESS ? firstError : CL_INVALID_KERNEL_NAME);
     BACKEND(k->backend_[ref], clGetKernelInfo)(k->backend_[ref], CL_KERNEL_NUM_ARGS, sizeof k->numArgs_, &k->numArgs_, nullptr);
     k->args_.resize(k->numArgs_);
+    k->variants_ = createKernelVariants(program->variants(), k->name_);
     program->kernelCreated();
     return guard.detach();
 }
@@ -70,6 +72,7 @@ Kernel* Kernel::clone(Kernel* source) {
         std::lock_guard lock(source->argsMutex_);
         k->args_ = source->args_;
     }
+    k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->program_->kernelCreated();
     return guard.detach();
 }
@@ -137,8 +140,7 @@ std::vector<KernelArg> Kernel::argsForLaunch() const {
     return args_;
 }
 
-void Kernel::applyArgs(unsigned slot, const std::vector<KernelArg>& args) {
-    cl_kernel k = backend_[slot];
+void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
         cl_int err;

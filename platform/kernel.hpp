@@ -12,6 +12,8 @@
 
 namespace hetero {
 
+struct KernelVariants;  // platform/split.hpp
+
 struct KernelArg {
     bool set = false;
     size_t size = 0;
@@ -35,8 +37,12 @@ public:
     void setArg(cl_uint index, size_t size, const void* value);
     // The arguments as they are now (a launch keeps its own copy); CL_INVALID_KERNEL_ARGS if any unset.
     std::vector<KernelArg> argsForLaunch() const;
-    // Sets `args` on the slot's backend kernel; caller holds launchMutex() until it has enqueued.
-    void applyArgs(unsigned slot, const std::vector<KernelArg>& args);
+    // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
+    // the caller holds the kernel's launch mutex until it has enqueued.
+    void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
+    void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
+    // The split variants of this kernel, or nullptr when it is not splittable.
+    const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
     cl_kernel backend(unsigned slot) const { return backend_[slot]; }
     std::mutex& launchMutex() { return launchMutex_; }
 
@@ -56,6 +62,7 @@ private:
     mutable std::mutex argsMutex_;
     std::vector<KernelArg> args_;
     std::mutex launchMutex_;
+    std::shared_ptr<KernelVariants> variants_;
 };
 
 }  // namespace hetero

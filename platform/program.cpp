@@ -5,6 +5,7 @@
 #include "platform/error.hpp"
 #include "platform/info.hpp"
 #include "platform/log.hpp"
+#include "platform/split.hpp"
 
 #include <cstring>
 
@@ -124,6 +125,11 @@ Program::~Program() {
         if (p) BACKEND(p, clReleaseProgram)(p);
 }
 
+std::shared_ptr<ProgramVariants> Program::variants() const {
+    std::lock_guard lock(mutex_);
+    return variants_;
+}
+
 bool Program::builtAnywhere() const {
     std::lock_guard lock(mutex_);
     for (auto s : status_)
@@ -178,10 +184,22 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
                        errorName(err));
         }
     }
+    // The split variants: analysed and built now, so launches find them ready (never fails the build).
+    std::shared_ptr<ProgramVariants> variants;
+    if (any && !compileOnly && !source_.empty() && splittingConfigured()) {
+        try {
+            variants = buildProgramVariants(context_.get(), source_, options ? options : "");
+        } catch (const std::exception& e) {
+            HETERO_LOG(Warn, "kernel transformation failed (%s); launches run unsplit", e.what());
+        } catch (const Error& e) {
+            HETERO_LOG(Warn, "split variants failed (%s); launches run unsplit", errorName(e.code));
+        }
+    }
     {
         std::lock_guard lock(mutex_);
         status_ = status;
         options_ = options ? options : "";
+        variants_ = variants;
     }
     if (any) return CL_SUCCESS;
     if (badOptions) return compileOnly ? CL_INVALID_COMPILER_OPTIONS : CL_INVALID_BUILD_OPTIONS;

@@ -5,11 +5,14 @@
 #include "platform/context.hpp"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace hetero {
+
+struct ProgramVariants;  // platform/split.hpp
 
 class Program : public ApiObject<_cl_program, Kind::Program> {
 public:
@@ -30,6 +33,9 @@ public:
     cl_int info(cl_program_info param, size_t size, void* value, size_t* sizeRet);
     cl_int buildInfo(cl_program_build_info param, size_t size, void* value, size_t* sizeRet);
 
+    // The split variants of the last successful build, or nullptr (not splittable, not from source).
+    std::shared_ptr<ProgramVariants> variants() const;
+
     void kernelCreated() { ++kernels_; }
     void kernelReleased() { --kernels_; }
 
@@ -49,6 +55,7 @@ private:
     mutable std::mutex mutex_;
     std::atomic<int> kernels_{0};
     std::atomic<bool> building_{false};
+    std::shared_ptr<ProgramVariants> variants_;
 };
 
 }  // namespace hetero

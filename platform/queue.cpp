@@ -85,7 +85,7 @@ Ref<Event> Queue::enqueue(cl_command_type type, std::vector<Ref<Event>> dependen
     {
         std::lock_guard lock(mutex_);
         outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
-                                          [](const Ref<Event>& e) { return e->isComplete(); }),
+                                          [](const Ref<Event>& e) { return e->knownComplete(); }),
                            outstanding_.end());
         bool markerLike = type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER;
         if (!outOfOrder()) {
@@ -188,7 +188,7 @@ cl_int Queue::finish() {
     for (auto& e : waitFor) e->wait();
     std::lock_guard lock(mutex_);
     outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
-                                      [](const Ref<Event>& e) { return e->isComplete(); }),
+                                      [](const Ref<Event>& e) { return e->knownComplete(); }),
                        outstanding_.end());
     return CL_SUCCESS;
 }

@@ -66,13 +66,16 @@ int Storage::freshSlot(unsigned preferred) const {
 void Storage::upload(unsigned slot, Queue& queue) {
     cl_command_queue q = queue.backendQueue(slot);
     cl_mem m = backendMem(slot);
+    // Whatever still uses the old contents of this copy finishes first.
+    cl_event ready = copies_[slot].ready;
+    cl_uint waits = ready ? 1 : 0;
     cl_int err;
     if (isImage_) {
         size_t origin[3] = {0, 0, 0};
         err = BACKEND(q, clEnqueueWriteImage)(q, m, CL_TRUE, origin, image_.region, image_.rowPitch, image_.slicePitch,
-                                              host(), 0, nullptr, nullptr);
+                                              host(), waits, waits ? &ready : nullptr, nullptr);
     } else {
-        err = BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_TRUE, 0, bytes_, host(), 0, nullptr, nullptr);
+        err = BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_TRUE, 0, bytes_, host(), waits, waits ? &ready : nullptr, nullptr);
     }
     if (err != CL_SUCCESS) {
         HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
@@ -132,6 +135,13 @@ void Storage::wroteOn(unsigned slot, cl_event ready) {
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = ready;
     c.version = version_;
+}
+
+void Storage::setReady(unsigned slot, cl_event event) {
+    Copy& c = copies_[slot];
+    BACKEND(event, clRetainEvent)(event);
+    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+    c.ready = event;
 }
 
 void Storage::wroteOnHost() {

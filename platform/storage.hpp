@@ -54,6 +54,8 @@ public:
     // A write ran (or will run, when `ready` completes) on `slot`: only that copy is current now.
     void wroteOn(unsigned slot, cl_event ready);
     void wroteOnHost();
+    // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
+    void setReady(unsigned slot, cl_event event);
     // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
     void initialContentsOnHost();
     uint64_t version() const { return version_; }

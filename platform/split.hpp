@@ -1,0 +1,77 @@
+// The split engine (FluidiCL, seed 004): one launch of a splittable kernel runs at once on a "GPU"
+// slot (the abortable variant over the whole NDRange, from the low work-group IDs) and a "CPU" slot
+// (chunk-variant subkernels from the high IDs down). After each CPU chunk its written buffers go to
+// the GPU, followed by the status word; when the GPU kernel ends a merge kernel combines the results.
+//
+// What may be split, and when it pays, is decided here too (splitDecision): configuration
+// (HETERO_SPLIT, HETERO_CPU_SHARE), the transform's verdict, and per-kernel timing history.
+#pragma once
+
+#include "platform/command.hpp"
+#include "platform/kernel.hpp"
+#include "transform/transform.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+// The transform's output for one program, compiled on every slot.
+struct ProgramVariants {
+    transform::ProgramAnalysis analysis;
+    std::vector<cl_program> programs;  // per slot; nullptr where the variants did not build
+    ~ProgramVariants();
+};
+
+// Variant kernels of one application kernel, per slot.
+struct KernelVariants {
+    std::shared_ptr<ProgramVariants> program;  // keeps analysis and programs alive
+    const transform::KernelAnalysis* analysis = nullptr;
+    std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available)
+    std::vector<cl_kernel> abort;  // K__hetero_abort per slot
+    std::mutex mutex;              // held while a launch sets arguments and enqueues
+    ~KernelVariants();
+};
+
+// True when launches may be split at all (two slots or more, HETERO_SPLIT not "off").
+bool splittingConfigured();
+
+// Analyses `source` and builds the variants on every slot; nullptr when nothing is splittable or
+// the variants did not build (logged; never an error for the application).
+std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const std::string& source,
+                                                      const std::string& options);
+
+// Creates the variant kernels of `name`; nullptr when the kernel is not splittable.
+std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<ProgramVariants>& program,
+                                                     const std::string& name);
+
+// A launch as the application gave it (sizes resolved).
+struct LaunchGeometry {
+    cl_uint dims = 1;
+    size_t offset[3] = {0, 0, 0};
+    size_t global[3] = {1, 1, 1};
+    size_t local[3] = {0, 0, 0};
+    bool hasOffset = false;
+    bool hasLocal = false;
+    bool empty = false;
+};
+
+// How one launch will run: on one slot, or split between gpuSlot and cpuSlot.
+struct SplitDecision {
+    bool split = false;
+    unsigned gpuSlot = 0, cpuSlot = 0;
+    std::string why;  // for the log: why not split
+};
+SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                            unsigned preferredSlot);
+
+// Runs the launch split between decision.gpuSlot (= sub.slot) and decision.cpuSlot. Returns the
+// backend event (on the GPU slot) that completes when the merged results are in place.
+cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
+                     const LaunchGeometry& launch, const SplitDecision& decision);
+
+// Records how long an unsplit launch of `kernel` took (for the decision history).
+void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double seconds);
+
+}  // namespace hetero
