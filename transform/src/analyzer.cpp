@@ -609,6 +609,13 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
     files.program = &program;
     findIncludes(program, files);
     const CXCursor tu = clang_getTranslationUnitCursor(program.tu);
+    for (CXCursor c : children(tu)) {
+        const CXCursorKind k = clang_getCursorKind(c);
+        const unsigned at = expansionOffset(clang_getRangeStart(clang_getCursorExtent(c)));
+        if (at == kNoOffset) continue;
+        if (k == CXCursor_MacroExpansion) files.macroExpansions.push_back(c);
+        else if (clang_isDeclaration(k)) files.declarationStarts.push_back(at);
+    }
     std::vector<CXCursor> functions;
     std::set<std::string> userFunctions;
     for (CXCursor c : children(tu)) {

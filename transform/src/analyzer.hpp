@@ -25,6 +25,14 @@ struct FunctionSite {
     size_t bodyOpen = 0;             // just after the body's '{' (definitions)
     size_t insertAt = 0;             // in the program: just after the declaration ('}' or ';'), or after
                                      // the #include line of its header
+    // A definition stamped out whole by one invocation of a function-like macro: the copy is a copy
+    // of the macro (edited at the positions above, which then lie in its #define) and of the
+    // invocation; a name that comes from the invocation's arguments is renamed by an object-like macro.
+    bool viaMacro = false;
+    std::string macroName;
+    size_t invocationStart = 0, invocationEnd = 0;  // "M(args)"
+    size_t definitionStart = 0, definitionEnd = 0;  // "M(params) body" of the #define
+    bool nameInArguments = false;
 };
 
 struct KernelDetail {

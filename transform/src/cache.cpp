@@ -1,5 +1,7 @@
 #include "cache.hpp"
 
+#include "parse.hpp"
+
 #include <clang-c/Index.h>
 #include <dirent.h>
 #include <sys/stat.h>
@@ -220,7 +222,7 @@ void clearMemoryCache() {
 std::string cacheKey(const std::vector<std::string>& sources, const std::string& options, const std::string& kind) {
     Writer w;
     w.str(cacheVersion());
-    w.str(kind);
+    w.str(kind + (macroKernelsEnabled() ? " macro-kernels" : ""));
     w.str(options);
     w.num(sources.size());
     for (const auto& s : sources) w.str(s);

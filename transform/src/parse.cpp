@@ -74,6 +74,11 @@ const std::string& openclHeaderDir() {
 
 unsigned long parseCount() { return gParses.load(); }
 
+bool macroKernelsEnabled() {
+    const char* e = std::getenv("HETERO_TRANSFORM_MACRO_KERNELS");
+    return e && (std::string(e) == "on" || std::string(e) == "1");
+}
+
 ParsedProgram::~ParsedProgram() {
     if (tu) clang_disposeTranslationUnit(tu);
     if (index) clang_disposeIndex(index);
@@ -105,7 +110,10 @@ std::unique_ptr<ParsedProgram> parseProgram(const std::vector<std::string>& sour
     ++gParses;
     CXErrorCode err = clang_parseTranslationUnit2(p->index, p->fileName.c_str(), argv.data(),
                                                   static_cast<int>(argv.size()), &unsaved, 1,
-                                                  CXTranslationUnit_KeepGoing, &p->tu);
+                                                  CXTranslationUnit_KeepGoing |
+                                                      (macroKernelsEnabled() ? CXTranslationUnit_DetailedPreprocessingRecord
+                                                                             : 0),
+                                                  &p->tu);
     if (err != CXError_Success || !p->tu) {
         p->log = "hetero transform: libclang could not parse the program (error " + std::to_string(err) + ")\n";
         p->tu = nullptr;

@@ -28,6 +28,10 @@ std::unique_ptr<ParsedProgram> parseProgram(const std::vector<std::string>& sour
 // The directory holding the clang OpenCL headers (opencl-c-base.h) for the loaded libclang; empty if none.
 const std::string& openclHeaderDir();
 
+// Whether functions stamped out whole by a macro invocation are rewritten (HETERO_TRANSFORM_MACRO_KERNELS=on;
+// off by default until the shared corpus expects it). Part of every cache key.
+bool macroKernelsEnabled();
+
 // Number of libclang parses done by this process (tests use it to observe the cache).
 unsigned long parseCount();
 

@@ -3,8 +3,150 @@
 #include "clang_util.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace hetero::transform::detail {
+
+namespace {
+
+unsigned spellingOffsetIn(CXSourceLocation l, const std::string& mainName) {
+    CXFile f = nullptr;
+    unsigned o = 0;
+    clang_getSpellingLocation(l, &f, nullptr, nullptr, &o);
+    return f && take(clang_getFileName(f)) == mainName ? o : kNoOffset;
+}
+
+// Moves back from pos over blanks and backslash-newlines; returns the index of the previous character.
+long skipBlankBack(const std::string& text, long pos) {
+    while (pos >= 0) {
+        const char c = text[static_cast<size_t>(pos)];
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\\') --pos;
+        else break;
+    }
+    return pos;
+}
+
+// A definition produced whole by one invocation "M(args)" (or "M") of a macro M defined in the
+// program. Positions of the name, the parameter list's ')' and the body's '{' are found where they
+// are spelled: in M's #define, or (the name only) in the invocation's arguments.
+FunctionSite macroSite(CXCursor fn, const SourceFiles& files, unsigned start, unsigned end, FunctionSite s) {
+    auto fail = [&](const std::string& why) {
+        s.ok = false;
+        s.problem = "it is produced by a macro invocation that cannot be rewritten: " + why;
+        return s;
+    };
+    const std::string& text = files.program->text;
+    const std::string& mainName = files.program->fileName;
+    CXCursor expansion = clang_getNullCursor();
+    for (CXCursor e : files.macroExpansions) {
+        const CXSourceRange r = clang_getCursorExtent(e);
+        if (expansionOffset(clang_getRangeStart(r)) == start && expansionOffset(clang_getRangeEnd(r)) == end)
+            expansion = e;
+    }
+    if (clang_Cursor_isNull(expansion)) return fail("no single macro invocation spans it");
+    int declarations = 0;
+    for (unsigned at : files.declarationStarts)
+        if (at >= start && at < end) ++declarations;
+    if (declarations != 1) return fail("the invocation declares more than this function");
+    const CXCursor definition = clang_getCursorReferenced(expansion);
+    if (clang_Cursor_isNull(definition)) return fail("the macro's definition was not found");
+    const CXSourceRange dr = clang_getCursorExtent(definition);
+    const unsigned defStart = spellingOffsetIn(clang_getRangeStart(dr), mainName);
+    const unsigned defEnd = spellingOffsetIn(clang_getRangeEnd(dr), mainName);
+    s.macroName = spelling(definition);
+    if (defStart == kNoOffset || defEnd == kNoOffset || defEnd > text.size() ||
+        text.compare(defStart, s.macroName.size(), s.macroName) != 0)
+        return fail("the macro is not defined in the program");
+    const bool functionLike = text[defStart + s.macroName.size()] == '(';
+    if (text.compare(start, s.macroName.size(), s.macroName) != 0)
+        return fail("the invocation is not spelled with the macro's name");
+    if (text.substr(defStart, defEnd - defStart).find('#') != std::string::npos)
+        return fail("the macro uses # or ##");
+    // libclang reports positions inside a macro's replacement list as the invocation's, so the
+    // function is found in the #define's text: "M(params) ... name(parameters) {": the first '{'
+    // outside parentheses opens the body, the ')' before it closes the parameter list, and the
+    // identifier before the matching '(' is the name, literally or as one of M's parameters.
+    size_t q = defStart + s.macroName.size();
+    int depth = 0;
+    size_t paramsClose = q - 1;  // an object-like macro: its replacement list starts after the name
+    for (; functionLike && q < defEnd; ++q) {
+        if (text[q] == '(') ++depth;
+        else if (text[q] == ')' && --depth == 0) {
+            paramsClose = q;
+            break;
+        }
+    }
+    if (functionLike && paramsClose < defStart + s.macroName.size()) return fail("its macro's parameter list was not found");
+    std::vector<std::string> macroParams;
+    if (functionLike) {
+        std::string cur;
+        for (size_t i = defStart + s.macroName.size() + 1; i <= paramsClose; ++i) {
+            const char c = text[i];
+            if (c == ',' || i == paramsClose) {
+                macroParams.push_back(cur);
+                cur.clear();
+            } else if (c != ' ' && c != '\t' && c != '\\' && c != '\n' && c != '\r') {
+                cur += c;
+            }
+        }
+    }
+    depth = 0;
+    size_t open = 0;
+    for (q = paramsClose + 1; q < defEnd; ++q) {
+        if (text.compare(q, 2, "/*") == 0 || text.compare(q, 2, "//") == 0) return fail("comments in the macro");
+        if (text[q] == '"' || text[q] == '\'') return fail("literals before the function body");
+        if (text[q] == '(') ++depth;
+        else if (text[q] == ')') --depth;
+        else if (text[q] == '{' && depth == 0) {
+            open = q;
+            break;
+        }
+    }
+    if (open == 0) return fail("no function body in the macro");
+    const long close = skipBlankBack(text, static_cast<long>(open) - 1);
+    if (close < 0 || text[static_cast<size_t>(close)] != ')') return fail("something between its parameters and body");
+    long p = close;
+    depth = 0;
+    for (; p > static_cast<long>(paramsClose); --p) {
+        if (text[static_cast<size_t>(p)] == ')') ++depth;
+        else if (text[static_cast<size_t>(p)] == '(' && --depth == 0) break;
+    }
+    if (p <= static_cast<long>(paramsClose)) return fail("its parameter list was not found");
+    const long identEnd = skipBlankBack(text, p - 1);
+    long identStart = identEnd;
+    while (identStart >= 0 && (std::isalnum(static_cast<unsigned char>(text[static_cast<size_t>(identStart)])) ||
+                               text[static_cast<size_t>(identStart)] == '_'))
+        --identStart;
+    ++identStart;
+    const std::string ident = text.substr(static_cast<size_t>(identStart), static_cast<size_t>(identEnd - identStart + 1));
+    if (ident == s.name) {
+        s.nameOffset = static_cast<size_t>(identStart);
+    } else if (std::find(macroParams.begin(), macroParams.end(), ident) != macroParams.end()) {
+        s.nameInArguments = true;
+    } else {
+        return fail("its name is neither spelled in the macro nor one of its parameters");
+    }
+    s.openParen = static_cast<size_t>(p);
+    s.closeParen = static_cast<size_t>(close);
+    std::string inner;
+    for (size_t i = s.openParen + 1; i < s.closeParen; ++i)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\\' && text[i] != '\n' && text[i] != '\r') inner += text[i];
+    s.emptyParams = inner.empty() || inner == "void";
+    if (s.emptyParams != (clang_Cursor_getNumArguments(fn) == 0)) return fail("its parameter list was misread");
+    s.bodyOpen = open + 1;
+    s.viaMacro = true;
+    s.invocationStart = start;
+    s.invocationEnd = end;
+    s.definitionStart = defStart;
+    s.definitionEnd = defEnd;
+    s.start = defStart;
+    s.end = defEnd;
+    s.insertAt = end;
+    s.ok = true;
+    return s;
+}
+
+}  // namespace
 
 void findIncludes(const ParsedProgram& program, SourceFiles& files) {
     struct Ctx {
@@ -84,8 +226,11 @@ FunctionSite siteOf(CXCursor fn, SourceFiles& files) {
         if (kind == CXCursor_CompoundStmt) body = k;
     }
     const unsigned name = literalOffset(clang_getCursorLocation(fn));
-    if (name == kNoOffset || text.compare(name, s.name.size(), s.name) != 0)
+    if (name == kNoOffset || text.compare(name, s.name.size(), s.name) != 0) {
+        if (macroKernelsEnabled() && inMain && s.isDefinition && !clang_Cursor_isNull(body))
+            return macroSite(fn, files, start, end, s);
         return fail("its name is produced by a macro");
+    }
     s.start = start;
     s.end = end;
     s.nameOffset = name;

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace hetero::transform::detail {
 
@@ -17,6 +18,8 @@ struct SourceFiles {
     const ParsedProgram* program = nullptr;
     std::map<std::string, std::string> texts;  // header name -> contents
     std::map<std::string, size_t> includeEnd;  // header name -> program offset after its #include line
+    std::vector<CXCursor> macroExpansions;     // in the program (with the detailed preprocessing record)
+    std::vector<unsigned> declarationStarts;   // program offsets where top-level declarations begin
 };
 
 // Fills includeEnd for every header the program includes (through its outermost #include).

@@ -69,7 +69,9 @@ const std::string kAbortCall = std::string("__hetero_abort_now(") + kStatusParam
 std::string copyFunction(const std::string& text, const FunctionSite& s, const std::string& newName,
                          const std::string& extraParams, std::map<size_t, std::string> bodyInserts = {}) {
     std::map<size_t, std::pair<size_t, std::string>> edits;  // offset -> (chars replaced, new text)
-    edits[s.nameOffset] = {s.name.size(), newName};
+    const std::string newMacro = s.macroName + "__hetero_" + newName;
+    if (s.viaMacro) edits[s.definitionStart] = {s.macroName.size(), newMacro};
+    if (!s.viaMacro || !s.nameInArguments) edits[s.nameOffset] = {s.name.size(), newName};
     if (s.emptyParams) edits[s.openParen + 1] = {s.closeParen - s.openParen - 1, extraParams};
     else edits[s.closeParen] = {0, ", " + extraParams};
     for (auto& [at, t] : bodyInserts) edits[at] = {0, t};
@@ -82,7 +84,14 @@ std::string copyFunction(const std::string& text, const FunctionSite& s, const s
     }
     out.append(text, pos, s.end - pos);
     if (!s.isDefinition) out += ";";
-    return out;
+    if (!s.viaMacro) return out;
+    // out is the edited macro; invoke it as the program does, the function's name renamed if needed.
+    std::string m = "#define " + out + "\n";
+    if (s.nameInArguments) m += "#define " + s.name + " " + newName + "\n";
+    m += newMacro + text.substr(s.invocationStart + s.macroName.size(),
+                                s.invocationEnd - s.invocationStart - s.macroName.size()) + "\n";
+    if (s.nameInArguments) m += "#undef " + s.name + "\n";
+    return m + "#undef " + newMacro;
 }
 
 // Function-like macros that send calls of helpers to their chunk copies, passing the launch info on.
@@ -157,8 +166,8 @@ std::string abortCopy(const ParsedProgram& program, const ProgramModel& model, s
                 ") return;";
     }
     // H1: only loops that end before the kernel's first possible global store get checks, and only
-    // without barriers (a work-item leaving a loop alone could miss one).
-    if (!ka.usesBarrier && !kd.loopChecks.empty()) {
+    // without barriers (a work-item leaving a loop alone could miss one). Not in macro-made kernels.
+    if (!ka.usesBarrier && !kd.loopChecks.empty() && !kd.site.viaMacro) {
         start += " uint __hetero_n = 0u;";
         for (size_t at : kd.loopChecks)
             inserts[at] = std::string(" if ((++__hetero_n & 7u) == 0u && ") + kAbortCall + ") return;";
