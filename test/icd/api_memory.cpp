@@ -575,3 +575,33 @@ TEST_CASE("api: migrating buffers keeps their contents", "[api][memory]") {
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     clReleaseMemObject(m);
 }
+
+TEST_CASE("api: rect copies within one buffer are refused only when the rects share bytes", "[api][memory]") {
+    cltest::Env env;
+    // A 16 x 8 byte grid: the left and right halves of the same rows interleave in memory without
+    // sharing a byte, so copying one onto the other is valid.
+    std::vector<unsigned char> grid(16 * 8);
+    for (size_t i = 0; i < grid.size(); ++i) grid[i] = static_cast<unsigned char>(i);
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, grid.size(), grid.data());
+    size_t left[3] = {0, 0, 0}, right[3] = {8, 0, 0}, halfRows[3] = {8, 8, 1};
+    REQUIRE(clEnqueueCopyBufferRect(env.queue, m, m, left, right, halfRows, 16, 0, 16, 0, 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<unsigned char> expect(grid);
+    for (size_t y = 0; y < 8; ++y)
+        for (size_t x = 0; x < 8; ++x) expect[y * 16 + 8 + x] = grid[y * 16 + x];
+    CHECK(env.read<unsigned char>(m, grid.size()) == expect);
+
+    // Shifted by one column, or by one row, they do share bytes.
+    size_t oneRight[3] = {1, 0, 0}, oneDown[3] = {0, 1, 0}, wide[3] = {9, 4, 1};
+    CHECK(clEnqueueCopyBufferRect(env.queue, m, m, left, oneRight, wide, 16, 0, 16, 0, 0, nullptr, nullptr) ==
+          CL_MEM_COPY_OVERLAP);
+    CHECK(clEnqueueCopyBufferRect(env.queue, m, m, left, oneDown, wide, 16, 0, 16, 0, 0, nullptr, nullptr) ==
+          CL_MEM_COPY_OVERLAP);
+    // Rows of two slices: slice 1 of the source meets slice 0 of a destination one slice further.
+    size_t twoSlices[3] = {4, 2, 2}, nextSlice[3] = {0, 0, 1}, besideInSlice[3] = {4, 0, 0};
+    CHECK(clEnqueueCopyBufferRect(env.queue, m, m, left, nextSlice, twoSlices, 16, 32, 16, 32, 0, nullptr, nullptr) ==
+          CL_MEM_COPY_OVERLAP);
+    CHECK(clEnqueueCopyBufferRect(env.queue, m, m, left, besideInSlice, twoSlices, 16, 32, 16, 32, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseMemObject(m);
+}
