@@ -65,6 +65,9 @@ struct Variants {
     std::string source;                // original program + the __hetero_chunk/__hetero_abort kernels
     std::string log;
 };
+// Only kernels that `analysis` calls splittable get variants. The rewritten program is parsed again,
+// and a kernel whose variants would not compile is left out (Variants::log says why): treat a missing
+// K__hetero_chunk / K__hetero_abort as "run this kernel whole". Build it with the application's options.
 Variants makeVariants(const std::vector<std::string>& sources, const std::string& options,
                       const ProgramAnalysis& analysis);
 
@@ -104,6 +107,7 @@ std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint6
 // Protocol: before K__hetero_abort is enqueued the buffer must already hold {launchId, numGroups()}
 // (or another launch id), since a work-group may read both words while they change; during the
 // launch only status[1] changes, and only downwards, each time after the data it covers has arrived.
+// The two words are read as one 8-byte load: pass the buffer itself (offset 0), not a sub-buffer.
 std::vector<ExtraArg> abortExtraArgs(const NDRange& range, uint32_t launchId);
 
 }  // namespace hetero::transform
