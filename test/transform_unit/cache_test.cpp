@@ -21,14 +21,24 @@ namespace {
 // A private cache directory per test case, so runs never see each other's entries.
 struct TempCache {
     std::string dir;
+    std::string savedHome, savedSwitch;
+    bool hadHome = false, hadSwitch = false;
     TempCache() {
+        if (const char* h = std::getenv("XDG_CACHE_HOME")) hadHome = true, savedHome = h;
+        if (const char* c = std::getenv("HETERO_TRANSFORM_CACHE")) hadSwitch = true, savedSwitch = c;
         char tmpl[] = "/tmp/hetero-transform-unit-XXXXXX";
         dir = mkdtemp(tmpl);
         setenv("XDG_CACHE_HOME", dir.c_str(), 1);
         setenv("HETERO_TRANSFORM_CACHE", "on", 1);
         dt::clearMemoryCache();
     }
-    ~TempCache() { std::system(("rm -rf '" + dir + "'").c_str()); }
+    ~TempCache() {
+        std::system(("rm -rf '" + dir + "'").c_str());
+        // Later tests in this process must not write into the removed folder.
+        hadHome ? setenv("XDG_CACHE_HOME", savedHome.c_str(), 1) : unsetenv("XDG_CACHE_HOME");
+        hadSwitch ? setenv("HETERO_TRANSFORM_CACHE", savedSwitch.c_str(), 1) : unsetenv("HETERO_TRANSFORM_CACHE");
+        dt::clearMemoryCache();
+    }
     static std::vector<std::string> list(const std::string& path) {
         std::vector<std::string> out;
         if (DIR* d = opendir(path.c_str())) {
