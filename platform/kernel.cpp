@@ -28,7 +28,7 @@ std::vector<std::string> splitNames(const std::string& s) {
 
 Kernel* Kernel::create(Program* program, const char* name) {
     require(name != nullptr, CL_INVALID_VALUE);
-    require(program->builtAnywhere(), CL_INVALID_PROGRAM_EXECUTABLE);
+    require(program->hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
     auto* k = new Kernel;
     Ref<Kernel> guard(k, true);
     k->program_ = Ref<Program>(program);
@@ -250,7 +250,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
     return guarded([&] {
         Program* p = fromHandle<Program>(program);
         require(p != nullptr, CL_INVALID_PROGRAM);
-        require(p->builtAnywhere(), CL_INVALID_PROGRAM_EXECUTABLE);
+        require(p->hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
         size_t n = 0;
         cl_int err = p->info(CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &n);
         if (err != CL_SUCCESS) return err;

@@ -107,7 +107,9 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
         cl_device_id d = slots()[s].device;
         cl_program bp = BACKEND(c, clLinkProgram)(c, 1, &d, options, static_cast<cl_uint>(in.size()), in.data(), nullptr,
                                                   nullptr, &err);
-        if (err == CL_INVALID_LINKER_OPTIONS) fail(err);
+        // Errors about the request itself (options; inputs that are no compiled objects or
+        // libraries) are the same on every slot: the application's answer.
+        if (err == CL_INVALID_LINKER_OPTIONS || err == CL_INVALID_OPERATION) fail(err);
         p->backend_.push_back(bp);
         p->status_.push_back(bp && err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR);
         any = any || (bp && err == CL_SUCCESS);
@@ -137,6 +139,17 @@ bool Program::builtAnywhere() const {
     return false;
 }
 
+bool Program::hasExecutable() const {
+    int ref = referenceSlot();
+    if (ref < 0) return false;
+    cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+    cl_program bp = backend_[ref];
+    if (BACKEND(bp, clGetProgramBuildInfo)(bp, slots()[ref].device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr) !=
+        CL_SUCCESS)
+        return true;  // a backend that cannot tell: let its clCreateKernel decide
+    return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+}
+
 int Program::referenceSlot() const {
     std::lock_guard lock(mutex_);
     unsigned primary = Backends::instance().primarySlot();
@@ -157,7 +170,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     } done{building_};
 
     std::vector<cl_build_status> status(backend_.size(), CL_BUILD_ERROR);
-    bool any = false, badOptions = true;
+    bool any = false, badOptions = true, refused = true;
     for (unsigned s = 0; s < backend_.size(); ++s) {
         cl_program bp = backend_[s];
         cl_device_id d = slots()[s].device;
@@ -176,6 +189,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
             err = BACKEND(bp, clBuildProgram)(bp, 1, &d, options, nullptr, nullptr);
         }
         if (err != CL_INVALID_BUILD_OPTIONS && err != CL_INVALID_COMPILER_OPTIONS) badOptions = false;
+        if (err != CL_INVALID_OPERATION) refused = false;
         if (err == CL_SUCCESS) {
             status[s] = CL_BUILD_SUCCESS;
             any = true;
@@ -184,6 +198,9 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
                        errorName(err));
         }
     }
+    // Every backend refused the request itself (e.g. compiling a program made from a binary):
+    // nothing was built, the program stays as it was.
+    if (refused) return CL_INVALID_OPERATION;
     // The split variants: analysed and built now, so launches find them ready (never fails the build).
     std::shared_ptr<ProgramVariants> variants;
     if (any && !compileOnly && !source_.empty() && splittingConfigured()) {
@@ -264,13 +281,13 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
         return CL_SUCCESS;
     }
     case CL_PROGRAM_NUM_KERNELS: {
-        require(ref >= 0, CL_INVALID_PROGRAM_EXECUTABLE);
+        require(ref >= 0 && hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
         size_t n = 0;
         BACKEND(backend_[ref], clGetProgramInfo)(backend_[ref], CL_PROGRAM_NUM_KERNELS, sizeof n, &n, nullptr);
         return out.scalar<size_t>(n);
     }
     case CL_PROGRAM_KERNEL_NAMES:
-        require(ref >= 0, CL_INVALID_PROGRAM_EXECUTABLE);
+        require(ref >= 0 && hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
         return out.string(programString(backend_[ref], CL_PROGRAM_KERNEL_NAMES));
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar<cl_bool>(CL_FALSE);

@@ -25,6 +25,9 @@ public:
     cl_program backend(unsigned slot) const { return backend_[slot]; }
     bool builtOn(unsigned slot) const { return status_[slot] == CL_BUILD_SUCCESS; }
     bool builtAnywhere() const;
+    // Built into an executable (not only compiled or linked into a library) somewhere: kernels
+    // can be made from it.
+    bool hasExecutable() const;
     // The slot whose answers stand for the program (kernel names, attributes): primary if built there.
     int referenceSlot() const;
 
