@@ -98,10 +98,11 @@ Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const 
 
 }  // namespace
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-                                          const size_t* global_work_offset, const size_t* global_work_size,
-                                          const size_t* local_work_size, cl_uint num_events_in_wait_list,
-                                          const cl_event* event_wait_list, cl_event* event) {
+// Both launch entry points; `type` is what the event reports (CL_COMMAND_TASK for clEnqueueTask).
+static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                            const size_t* global_work_offset, const size_t* global_work_size,
+                            const size_t* local_work_size, cl_uint num_events_in_wait_list,
+                            const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
         Queue* queue = queueOf(command_queue);
         Kernel* k = fromHandle<Kernel>(kernel);
@@ -120,7 +121,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
         };
         auto timing = std::make_shared<double>(0);
         auto ev = queue->enqueue(
-            CL_COMMAND_NDRANGE_KERNEL, std::move(deps), [keep] { return chooseSlot(*keep); },
+            type, std::move(deps), [keep] { return chooseSlot(*keep); },
             [keep, args, launch, accesses, timing](Submission& sub) -> cl_event {
                 SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
@@ -150,11 +151,19 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
     });
 }
 
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                                          const size_t* global_work_offset, const size_t* global_work_size,
+                                          const size_t* local_work_size, cl_uint num_events_in_wait_list,
+                                          const cl_event* event_wait_list, cl_event* event) {
+    return enqueueKernel(CL_COMMAND_NDRANGE_KERNEL, command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                         local_work_size, num_events_in_wait_list, event_wait_list, event);
+}
+
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel, cl_uint num_events_in_wait_list,
                                  const cl_event* event_wait_list, cl_event* event) {
     size_t one = 1;
-    return clEnqueueNDRangeKernel(command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
-                                  event_wait_list, event);
+    return enqueueKernel(CL_COMMAND_TASK, command_queue, kernel, 1, nullptr, &one, &one, num_events_in_wait_list,
+                         event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*),
