@@ -317,6 +317,46 @@ TEST_CASE("api: compile and link errors", "[api][program]") {
     for (cl_program p : {caller, h, bad}) clReleaseProgram(p);
 }
 
+TEST_CASE("api: compiled objects and libraries are no executables", "[api][program]") {
+    cltest::Env env;
+    cl_program object = fromSource(env.context, kSource);
+    cl_int err = CL_SUCCESS;
+    // Linking needs compiled objects or libraries as inputs.
+    CHECK(clLinkProgram(env.context, 1, &env.device, nullptr, 1, &object, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_OPERATION);
+
+    REQUIRE(clCompileProgram(object, 1, &env.device, nullptr, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(clCreateKernel(object, "add_one", &err) == nullptr);
+    CHECK(err == CL_INVALID_PROGRAM_EXECUTABLE);
+    cl_uint count = 0;
+    CHECK(clCreateKernelsInProgram(object, 0, nullptr, &count) == CL_INVALID_PROGRAM_EXECUTABLE);
+    size_t kernels = 0;
+    CHECK(clGetProgramInfo(object, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, nullptr) ==
+          CL_INVALID_PROGRAM_EXECUTABLE);
+
+    cl_program library = clLinkProgram(env.context, 1, &env.device, "-create-library", 1, &object, nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_program_binary_type type = 0;
+    REQUIRE(clGetProgramBuildInfo(library, env.device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    CHECK(clCreateKernel(library, "add_one", &err) == nullptr);
+    CHECK(err == CL_INVALID_PROGRAM_EXECUTABLE);
+
+    // A program made from a binary has no source to compile.
+    cl_program built = env.build(kSource);
+    size_t size = 0;
+    REQUIRE(clGetProgramInfo(built, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
+    std::vector<unsigned char> binary(size);
+    unsigned char* where = binary.data();
+    REQUIRE(clGetProgramInfo(built, CL_PROGRAM_BINARIES, sizeof where, &where, nullptr) == CL_SUCCESS);
+    const unsigned char* bytes = binary.data();
+    cl_program fromBinary = clCreateProgramWithBinary(env.context, 1, &env.device, &size, &bytes, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(clCompileProgram(fromBinary, 1, &env.device, nullptr, 0, nullptr, nullptr, nullptr, nullptr) ==
+          CL_INVALID_OPERATION);
+    for (cl_program p : {fromBinary, built, library, object}) clReleaseProgram(p);
+}
+
 TEST_CASE("api: kernel creation and kernel info", "[api][kernel]") {
     cltest::Env env;
     cl_program p = env.build(kSource);
@@ -634,9 +674,21 @@ TEST_CASE("api: program features the device does not offer", "[api][program]") {
     CHECK(err == CL_INVALID_OPERATION);
     CHECK(clCreateProgramWithBuiltInKernels(env.context, 1, &env.device, "no_such_builtin", &err) == nullptr);
     CHECK(err == CL_INVALID_VALUE);
-    cl_program p = fromSource(env.context, kSource);
+    cl_program p = env.build(kSource);
     auto notify = [](cl_program, void*) {};
     CHECK(clSetProgramReleaseCallback(p, notify, nullptr) == CL_INVALID_OPERATION);
+    cl_kernel k = env.kernel(p, "put_value");
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    cltest::setArg(k, 0, out);
+    cl_event task = nullptr;
+    REQUIRE(clEnqueueTask(env.queue, k, 0, nullptr, &task) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &task) == CL_SUCCESS);
+    cl_command_type type = 0;
+    REQUIRE(clGetEventInfo(task, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_COMMAND_TASK);
+    clReleaseEvent(task);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
     auto native = [](void*) {};
     CHECK(clEnqueueNativeKernel(env.queue, native, nullptr, 0, 0, nullptr, nullptr, 0, nullptr, nullptr) ==
           CL_INVALID_OPERATION);
