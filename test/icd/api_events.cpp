@@ -502,3 +502,47 @@ TEST_CASE("api: every command's event names its command type, queue and context"
     clReleaseMemObject(a);
     clReleaseMemObject(b);
 }
+
+TEST_CASE("api: kernels ordered only by events in an out-of-order queue see each other's results", "[api][event]") {
+    cltest::Env env;
+    const char* source = R"CLC(
+__kernel void scale_add(__global const int* in, __global int* out, int mul, int add) {
+    size_t i = get_global_id(0);
+    out[i] = in[i] * mul + add;
+}
+)CLC";
+    cl_program p = env.build(source);
+    cl_kernel first = env.kernel(p, "scale_add"), second = env.kernel(p, "scale_add"), third = env.kernel(p, "scale_add");
+    cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    const size_t n = 1024;
+    std::vector<cl_int> input(n);
+    for (size_t i = 0; i < n; ++i) input[i] = static_cast<cl_int>(i);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), input.data());
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int)), c = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+    auto set = [](cl_kernel k, cl_mem in, cl_mem out, cl_int mul, cl_int add) {
+        cltest::setArg(k, 0, in);
+        cltest::setArg(k, 1, out);
+        cltest::setArg(k, 2, mul);
+        cltest::setArg(k, 3, add);
+    };
+    set(first, a, b, 2, 1);   // b = 2a + 1
+    set(second, b, c, 3, 0);  // c = 3b
+    set(third, c, a, 1, -5);  // a = c - 5
+    cl_event gate = userEvent(env.context), e1 = nullptr, e2 = nullptr, e3 = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(q, first, 1, nullptr, &n, nullptr, 1, &gate, &e1) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q, second, 1, nullptr, &n, nullptr, 1, &e1, &e2) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(q, third, 1, nullptr, &n, nullptr, 1, &e2, &e3) == CL_SUCCESS);
+    std::vector<cl_int> back(n, 0);
+    cl_event read = nullptr;
+    REQUIRE(clEnqueueReadBuffer(q, a, CL_FALSE, 0, n * sizeof(cl_int), back.data(), 1, &e3, &read) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &read) == CL_SUCCESS);
+    for (size_t i = 0; i < n; ++i)
+        if (back[i] != 3 * (2 * input[i] + 1) - 5) FAIL_CHECK("element " << i << " is " << back[i]);
+
+    for (cl_event e : {gate, e1, e2, e3, read}) clReleaseEvent(e);
+    for (cl_mem m : {a, b, c}) clReleaseMemObject(m);
+    for (cl_kernel k : {first, second, third}) clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+}
