@@ -22,7 +22,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$(nproc)"
 echo
 echo "Hetero as clinfo sees it (build tree, no install needed):"
-OCL_ICD_VENDORS="$PWD/build/vendors" OCL_ICD_FILENAMES= clinfo -l
+OCL_ICD_FILENAMES="$PWD/build/icd/libHeteroOpenCL.so.1" OCL_ICD_VENDORS="$PWD/build/vendors" clinfo -l
 echo
 bench/run --build build --sizes MINI,SMALL --repeat 3 --out build/bench-results
 echo "Results: build/bench-results/results.md (and .csv, .png)"

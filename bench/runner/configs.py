@@ -2,9 +2,10 @@
 which environment it gets.
 
 Native runs see the machine's ordinary ICD registry: OCL_ICD_VENDORS and every HETERO_* variable
-are removed. Hetero runs get OCL_ICD_VENDORS=<build>/vendors so the loader finds the freshly built
-Hetero; OCL_ICD_FILENAMES is removed for them because ocl-icd ignores OCL_ICD_VENDORS while it is
-set (Hetero finds its own backends in /etc/OpenCL/vendors or HETERO_BACKENDS).
+are removed. Hetero runs see the freshly built Hetero alone, under either ICD loader:
+OCL_ICD_VENDORS=<build>/vendors (what ocl-icd reads) and OCL_ICD_FILENAMES=<the library that
+<build>/vendors/hetero.icd names> (what the Khronos loader was seen to read). Hetero finds its own
+backends in /etc/OpenCL/vendors or HETERO_BACKENDS.
 """
 
 import os
@@ -31,8 +32,9 @@ class Config:
         env = {k: v for k, v in base.items() if not k.startswith("HETERO_")}
         env.pop("OCL_ICD_VENDORS", None)
         if self.hetero:
-            env.pop("OCL_ICD_FILENAMES", None)
-            env["OCL_ICD_VENDORS"] = os.path.join(os.path.abspath(build_dir), "vendors")
+            build = os.path.abspath(build_dir)
+            env["OCL_ICD_FILENAMES"] = hetero_library(build)
+            env["OCL_ICD_VENDORS"] = os.path.join(build, "vendors")
             # Keep an explicit backend list the user gave; it is Hetero's, not the loader's.
             if "HETERO_BACKENDS" in base:
                 env["HETERO_BACKENDS"] = base["HETERO_BACKENDS"]
@@ -41,6 +43,16 @@ class Config:
 
     def __repr__(self):
         return "Config(%s)" % self.name
+
+
+def hetero_library(build):
+    """The library the build tree's vendor file names (its path if the file is missing)."""
+    icd = os.path.join(build, "vendors", "hetero.icd")
+    try:
+        with open(icd) as f:
+            return f.readline().strip()
+    except OSError:
+        return os.path.join(build, "icd", "libHeteroOpenCL.so")
 
 
 def static_name(share):
