@@ -415,3 +415,36 @@ TEST_CASE("api: image commands' events name their command types", "[api][image][
     for (float v : host) CHECK(v == 1.0f);  // b read back after the copy from a
     for (cl_mem m : {a, b, buffer}) clReleaseMemObject(m);
 }
+
+TEST_CASE("api: the 1.1 and 3.0 image creation entry points", "[api][image]") {
+    cltest::Env env;
+    if (!imagesSupported(env.device)) return;
+    cl_int err = CL_SUCCESS;
+    cl_image_desc d = desc2d(8, 4);
+    cl_mem_properties none[] = {0};
+    cl_mem withProps = clCreateImageWithProperties(env.context, none, CL_MEM_READ_WRITE, &kRFloat, &d, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    size_t n = 0;
+    REQUIRE(clGetMemObjectInfo(withProps, CL_MEM_PROPERTIES, 0, nullptr, &n) == CL_SUCCESS);
+    CHECK(n == sizeof none);
+    cl_mem_properties unknown[] = {0x7777, 1, 0};
+    CHECK(clCreateImageWithProperties(env.context, unknown, CL_MEM_READ_WRITE, &kRFloat, &d, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_PROPERTY);
+
+    std::vector<float> pixels(8 * 4 * 2);
+    for (size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<float>(i);
+    cl_mem legacy2d = clCreateImage2D(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &kRFloat, 8, 4, 0,
+                                      pixels.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem legacy3d = clCreateImage3D(env.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &kRFloat, 8, 4, 2, 0, 0,
+                                      pixels.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(imageValue<size_t>(legacy2d, CL_IMAGE_HEIGHT) == 4);
+    CHECK(imageValue<size_t>(legacy3d, CL_IMAGE_DEPTH) == 2);
+    std::vector<float> back(8 * 4);
+    size_t origin[3] = {0, 0, 1}, region[3] = {8, 4, 1};
+    REQUIRE(clEnqueueReadImage(env.queue, legacy3d, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    CHECK(back == std::vector<float>(pixels.begin() + 32, pixels.end()));
+    for (cl_mem m : {withProps, legacy2d, legacy3d}) clReleaseMemObject(m);
+}
