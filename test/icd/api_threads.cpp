@@ -289,3 +289,27 @@ TEST_CASE("api: threads map, write and unmap their own parts of one buffer on on
     CHECK(maps == 0);
     clReleaseMemObject(m);
 }
+
+TEST_CASE("api: threads create and release kernels of one program at once", "[api][threads]") {
+    cltest::Env env;
+    cl_program program = env.build(kSource);
+    Problems problems;
+    runThreads([&](int t) {
+        for (int i = 0; i < 50; ++i) {
+            cl_int err = CL_SUCCESS;
+            cl_kernel k = clCreateKernel(program, "fill", &err);
+            if (!problems.ok(err, "clCreateKernel", t)) return;
+            cl_kernel clone = clCloneKernel(k, &err);
+            problems.ok(err, "clCloneKernel", t);
+            problems.ok(clReleaseKernel(k), "clReleaseKernel", t);
+            if (clone) problems.ok(clReleaseKernel(clone), "clReleaseKernel", t);
+        }
+    });
+    requireNoProblems(problems);
+    // Every kernel is gone again, so the program may be rebuilt.
+    CHECK(clBuildProgram(program, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    cl_uint refs = 0;
+    REQUIRE(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+    CHECK(refs == 1);
+    clReleaseProgram(program);
+}
