@@ -2,6 +2,7 @@
 // across queues, out-of-order queues, markers and barriers.
 #include "cl_test.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -570,4 +571,44 @@ TEST_CASE("api: a failure propagates through wait lists across queues", "[api][e
     for (cl_event e : {gate, fill, copy, marker, fine}) clReleaseEvent(e);
     clReleaseMemObject(m);
     clReleaseCommandQueue(other);
+}
+
+TEST_CASE("api: once a command is complete, every command it waited for is seen complete", "[api][event]") {
+    cltest::Env env;
+    cl_program p = env.build("__kernel void inc(__global int* d) { d[get_global_id(0)] += 1; }");
+    cl_kernel k = env.kernel(p, "inc");
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 256 * sizeof(cl_int));
+    cl_int zero = 0;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &zero, sizeof zero, 0, 256 * sizeof(cl_int), 0, nullptr, nullptr) == CL_SUCCESS);
+    cltest::setArg(k, 0, m);
+    // Launches (alternating between slots where there are two) and copies, in order.
+    std::vector<cl_event> events;
+    for (int i = 0; i < 40; ++i) {
+        cl_event e = nullptr;
+        size_t global = 256;
+        if (i % 4 == 3)
+            REQUIRE(clEnqueueCopyBuffer(env.queue, m, m, 0, 128 * sizeof(cl_int), 128 * sizeof(cl_int), 0, nullptr, &e) ==
+                    CL_SUCCESS);
+        else
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+        events.push_back(e);
+    }
+    REQUIRE(clWaitForEvents(1, &events.back()) == CL_SUCCESS);
+    for (size_t i = 0; i < events.size(); ++i) {
+        INFO("command " << i);
+        CHECK(statusOf(events[i]) == CL_COMPLETE);
+    }
+    // 30 increments, and every fourth step copies the low half over the high half.
+    std::vector<cl_int> expect(256, 0);
+    for (int i = 0; i < 40; ++i) {
+        if (i % 4 == 3)
+            std::copy(expect.begin(), expect.begin() + 128, expect.begin() + 128);
+        else
+            for (auto& v : expect) ++v;
+    }
+    CHECK(env.read<cl_int>(m, 256) == expect);
+    for (cl_event e : events) clReleaseEvent(e);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
 }
