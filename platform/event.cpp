@@ -7,6 +7,7 @@
 #include "platform/queue.hpp"
 
 #include <chrono>
+#include <unordered_map>
 
 namespace hetero {
 
@@ -23,8 +24,27 @@ Signal& signalState() {
     return *s;
 }
 
-void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void* userData) {
-    auto* event = static_cast<Event*>(userData);  // retained in submitted()
+// Hetero events waiting for their backend event's completion callback. The callback holds no
+// reference: an event the application has released may go (with its queue and context) at once,
+// instead of whenever the backend's callback thread gets to it; the callback then finds nothing.
+struct Waiting {
+    std::mutex mutex;
+    std::unordered_map<cl_event, Event*> events;
+};
+Waiting& waiting() {
+    static Waiting* w = new Waiting;  // never destroyed: callbacks may come during exit
+    return *w;
+}
+
+void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void*) {
+    Event* event = nullptr;
+    {
+        Waiting& w = waiting();
+        std::lock_guard lock(w.mutex);
+        auto it = w.events.find(backendEvent);
+        if (it != w.events.end() && it->second->tryRetain()) event = it->second;
+    }
+    if (!event) return;
     event->complete(status < 0 ? status : CL_COMPLETE);
     event->release();
 }
@@ -63,8 +83,18 @@ Event::Event(Context* context, Queue* queue, cl_command_type type)
     }
 }
 
+void Event::lastReleased() {
+    if (backendEvent_) {
+        Waiting& w = waiting();
+        std::lock_guard lock(w.mutex);
+        w.events.erase(backendEvent_);
+    }
+    ApiObject<_cl_event, Kind::Event>::lastReleased();
+}
+
 Event::~Event() {
     if (backendEvent_) BACKEND(backendEvent_, clReleaseEvent)(backendEvent_);
+    if (queue_ && status_ > CL_COMPLETE) queue_->release();  // released unfinished: nobody completes it
 }
 
 Queue* Event::queue() const { return queue_; }
@@ -121,11 +151,15 @@ void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
         }
     }
     EventSignal::raise();
-    retain();  // released by backendCompleted
-    if (BACKEND(backendEvent, clSetEventCallback)(backendEvent, CL_COMPLETE, backendCompleted, this) != CL_SUCCESS) {
+    {
+        Waiting& w = waiting();
+        std::lock_guard lock(w.mutex);
+        w.events[backendEvent] = this;
+    }
+    if (BACKEND(backendEvent, clSetEventCallback)(backendEvent, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
         // Cannot be told: wait here instead (rare; keeps the event correct).
         cl_int st = BACKEND(backendEvent, clWaitForEvents)(1, &backendEvent);
-        backendCompleted(backendEvent, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, this);
+        complete(st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
 }
 

@@ -50,6 +50,7 @@ public:
 
 protected:
     ~Event() override;
+    void lastReleased() override;
 
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);

@@ -46,6 +46,13 @@ public:
     virtual ~RefCounted() = default;
 
     void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
+    // Retains unless the object is already on its way out (count zero); for weak lookups.
+    bool tryRetain() {
+        cl_uint n = refs_.load(std::memory_order_relaxed);
+        while (n != 0)
+            if (refs_.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel)) return true;
+        return false;
+    }
     // Returns true when this was the last reference and the object is gone.
     bool release() {
         if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return false;

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <thread>
+#include <vector>
 
 namespace hetero {
 namespace {
@@ -21,20 +22,26 @@ void loop() {
     State& s = state();
     unsigned long seen = EventSignal::current();
     for (;;) {
-        std::map<Queue*, std::pair<Ref<Queue>, unsigned long>> work;
+        std::vector<std::pair<Ref<Queue>, unsigned long>> work;
         {
             std::lock_guard lock(s.mutex);
-            for (auto& [q, ref] : s.watched) work.emplace(q, std::make_pair(ref, s.watchCount[q]));
+            for (auto& [q, ref] : s.watched) work.emplace_back(ref, s.watchCount[q]);
         }
-        for (auto& [q, entry] : work) {
-            bool stillPending = q->submitReady(/*mayBlock=*/true);
-            std::lock_guard lock(s.mutex);
-            if (!stillPending && s.watchCount[q] == entry.second) {
-                s.watched.erase(q);
-                s.watchCount.erase(q);
+        for (auto& [ref, count] : work) {
+            // Never waits: a command whose dependency on another slot is still running stays
+            // pending, and the event signal brings us back when it completes. So one queue's wait
+            // never holds up another's commands, nor keeps another queue (and its context) alive.
+            Queue* q = ref.get();
+            bool stillPending = q->submitReady(/*mayBlock=*/false);
+            {
+                std::lock_guard lock(s.mutex);
+                if (!stillPending && s.watchCount[q] == count) {
+                    s.watched.erase(q);
+                    s.watchCount.erase(q);
+                }
             }
+            ref = Ref<Queue>();  // may destroy the queue: outside the lock
         }
-        work.clear();  // may destroy queues: outside the lock
         // Any event change or watch() since `seen` (also during the pass above) wakes us at once.
         EventSignal::waitAfter(seen);
     }
