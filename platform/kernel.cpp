@@ -119,9 +119,13 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
                                                            &q, nullptr) == CL_SUCCESS)
                 require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
         }
-        // Let a backend judge sizes and kinds it knows (local size 0, wrong value size, ...).
-        cl_int err = BACKEND(backend_[ref], clSetKernelArg)(backend_[ref], index, size, value);
-        if (err != CL_SUCCESS) fail(err);
+        // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
+        // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses).
+        for (cl_kernel b : backend_) {
+            if (!b) continue;
+            cl_int err = BACKEND(b, clSetKernelArg)(b, index, size, value);
+            if (err != CL_SUCCESS) fail(err);
+        }
     } else {
         // A memory object for an argument: check it really is a pointer/image/sampler argument.
         cl_kernel_arg_address_qualifier q = 0;

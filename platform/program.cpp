@@ -170,7 +170,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     } done{building_};
 
     std::vector<cl_build_status> status(backend_.size(), CL_BUILD_ERROR);
-    bool any = false, badOptions = true, refused = true;
+    bool any = false, badOptions = false, refused = true;
     for (unsigned s = 0; s < backend_.size(); ++s) {
         cl_program bp = backend_[s];
         cl_device_id d = slots()[s].device;
@@ -188,7 +188,8 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
         } else {
             err = BACKEND(bp, clBuildProgram)(bp, 1, &d, options, nullptr, nullptr);
         }
-        if (err != CL_INVALID_BUILD_OPTIONS && err != CL_INVALID_COMPILER_OPTIONS) badOptions = false;
+        // Options one backend rejects are invalid for the device: a launch may run on that backend.
+        if (err == CL_INVALID_BUILD_OPTIONS || err == CL_INVALID_COMPILER_OPTIONS) badOptions = true;
         if (err != CL_INVALID_OPERATION) refused = false;
         if (err == CL_SUCCESS) {
             status[s] = CL_BUILD_SUCCESS;
@@ -218,8 +219,8 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
         options_ = options ? options : "";
         variants_ = variants;
     }
-    if (any) return CL_SUCCESS;
     if (badOptions) return compileOnly ? CL_INVALID_COMPILER_OPTIONS : CL_INVALID_BUILD_OPTIONS;
+    if (any) return CL_SUCCESS;
     return compileOnly ? CL_COMPILE_PROGRAM_FAILURE : CL_BUILD_PROGRAM_FAILURE;
 }
 

@@ -86,6 +86,7 @@ double now() {
 struct History {
     double unsplit = -1, split = -1;  // last measured seconds
     unsigned launches = 0;
+    unsigned probeEvery = 16;         // launches between re-probes of the slower way; doubles on a loss
 };
 std::mutex historyMutex;
 std::map<std::string, History>& histories() {
@@ -100,7 +101,7 @@ std::string historyKey(const std::string& kernel, const LaunchGeometry& l) {
 
 // Launches shorter than this gain nothing from a second device: the split's fixed costs dominate.
 constexpr double kMinimumSplitSeconds = 0.5e-3;
-constexpr unsigned kReprobeEvery = 16;
+constexpr unsigned kMaxProbeEvery = 4096;
 
 }  // namespace
 
@@ -112,7 +113,11 @@ void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double se
 namespace {
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds) {
     std::lock_guard lock(historyMutex);
-    histories()[historyKey(name, launch)].split = seconds;
+    History& h = histories()[historyKey(name, launch)];
+    h.split = seconds;
+    // A split that lost makes the next probe twice as rare: on a machine where the GPU is far
+    // faster, trying costs more than splitting could ever gain.
+    if (h.unsplit >= 0 && seconds > h.unsplit) h.probeEvery = std::min(h.probeEvery * 2, kMaxProbeEvery);
 }
 
 // Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.
@@ -121,10 +126,10 @@ bool historySaysSplit(const std::string& name, const LaunchGeometry& launch) {
     History& h = histories()[historyKey(name, launch)];
     ++h.launches;
     if (h.unsplit < 0) return false;
-    if (h.unsplit < kMinimumSplitSeconds) return h.launches % (kReprobeEvery * 4) == 0 && h.split < 0;
+    if (h.unsplit < kMinimumSplitSeconds) return false;  // too short to gain anything
     if (h.split < 0) return true;
     bool splitFaster = h.split < h.unsplit;
-    return (h.launches % kReprobeEvery == 0) ? !splitFaster : splitFaster;
+    return (h.launches % h.probeEvery == 0) ? !splitFaster : splitFaster;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -63,6 +63,18 @@ int Storage::freshSlot(unsigned preferred) const {
     return -1;
 }
 
+// Pitches of the host copy as clEnqueue{Read,Write}Image take them: 0 where they are implied, and
+// never a slice pitch for images without slices (NVIDIA refuses one for a 2D image).
+size_t Storage::transferRowPitch() const {
+    return image_.rowPitch == image_.region[0] * image_.elementSize ? 0 : image_.rowPitch;
+}
+
+size_t Storage::transferSlicePitch() const {
+    cl_mem_object_type t = image_.desc.image_type;
+    bool slices = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    return slices ? image_.slicePitch : 0;
+}
+
 void Storage::upload(unsigned slot, Queue& queue) {
     cl_command_queue q = queue.backendQueue(slot);
     cl_mem m = backendMem(slot);
@@ -72,7 +84,7 @@ void Storage::upload(unsigned slot, Queue& queue) {
     cl_int err;
     if (isImage_) {
         size_t origin[3] = {0, 0, 0};
-        err = BACKEND(q, clEnqueueWriteImage)(q, m, CL_TRUE, origin, image_.region, image_.rowPitch, image_.slicePitch,
+        err = BACKEND(q, clEnqueueWriteImage)(q, m, CL_TRUE, origin, image_.region, transferRowPitch(), transferSlicePitch(),
                                               host(), waits, waits ? &ready : nullptr, nullptr);
     } else {
         err = BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_TRUE, 0, bytes_, host(), waits, waits ? &ready : nullptr, nullptr);
@@ -90,8 +102,8 @@ void Storage::download(unsigned slot, Queue& queue) {
     cl_int err;
     if (isImage_) {
         size_t origin[3] = {0, 0, 0};
-        err = BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_TRUE, origin, image_.region, image_.rowPitch,
-                                             image_.slicePitch, host(), waits, waits ? &c.ready : nullptr, nullptr);
+        err = BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_TRUE, origin, image_.region, transferRowPitch(),
+                                             transferSlicePitch(), host(), waits, waits ? &c.ready : nullptr, nullptr);
     } else {
         err = BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_TRUE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
                                               nullptr);

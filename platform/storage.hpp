@@ -61,6 +61,8 @@ public:
     uint64_t version() const { return version_; }
 
 private:
+    size_t transferRowPitch() const;
+    size_t transferSlicePitch() const;
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
     void download(unsigned slot, Queue& queue);  // slot -> host, blocking
 
