@@ -380,6 +380,20 @@ inline double seconds() {
 }
 
 // The largest relative difference |expected - actual| / |expected| over n elements, in the manner of
+// The largest |expected - actual| over the array, relative to the array's largest |expected|: for
+// programs where rounding alone (FMA contraction or not) moves small elements past an element-wise
+// threshold, the error against the data's scale is what tells a wrong result from a right one.
+// A NaN or an infinity on either side gives +infinity.
+inline double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
+    double difference = 0, scale = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(expected[i]) || !std::isfinite(actual[i])) return std::numeric_limits<double>::infinity();
+        difference = std::max(difference, std::fabs(double(expected[i]) - actual[i]));
+        scale = std::max(scale, std::fabs(double(expected[i])));
+    }
+    return scale > 0 ? difference / scale : difference;
+}
+
 // PolyBench/GPU's percentDiff: pairs where both values are below 0.01 in magnitude count as equal
 // (their relative error would be noise), and a small term keeps the division finite. NaN or an
 // infinity on only one side gives +infinity.

@@ -74,19 +74,6 @@ __kernel void adi_columns_backward(__global const float* A, __global const float
 
 constexpr double kThreshold = 1e-3;
 
-// The largest |expected - actual| over the array, relative to the array's largest |expected|.
-// Element-wise relative errors mean nothing here (see the header), the error against the data's
-// scale does. A NaN or an infinity on either side gives +infinity.
-double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
-  double difference = 0, scale = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(expected[i]) || !std::isfinite(actual[i]))
-      return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::fabs(double(expected[i]) - actual[i]));
-    scale = std::max(scale, std::fabs(double(expected[i])));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 void reference(int tsteps, int n, const std::vector<float>& A, std::vector<float>& B,
                std::vector<float>& X) {
@@ -185,8 +172,8 @@ int main(int argc, char** argv) {
   bool pass = true;
   if (options.check) {
     reference(tsteps, n, A, B, X);
-    error = std::max(normwiseRelativeError(B.data(), resultB.data(), B.size()),
-                     normwiseRelativeError(X.data(), resultX.data(), X.size()));
+    error = std::max(polybench::normwiseRelativeError(B.data(), resultB.data(), B.size()),
+                     polybench::normwiseRelativeError(X.data(), resultX.data(), X.size()));
     pass = error <= kThreshold;
   }
   report("adi", options, cl, timing.kernel, timing.total, error, pass);

@@ -45,19 +45,6 @@ __kernel void fdtd_hz(__global const float* ex, __global const float* ey, __glob
 
 constexpr double kThreshold = 1e-4;
 
-// The largest |expected - actual| over the array, relative to the array's largest |expected|.
-// Element-wise relative errors mean nothing here (see the header), the error against the data's
-// scale does. A NaN or an infinity on either side gives +infinity.
-double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
-  double difference = 0, scale = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(expected[i]) || !std::isfinite(actual[i]))
-      return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::fabs(double(expected[i]) - actual[i]));
-    scale = std::max(scale, std::fabs(double(expected[i])));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 void reference(int tmax, int nx, int ny, const std::vector<float>& fict, std::vector<float>& ex,
                std::vector<float>& ey, std::vector<float>& hz) {
@@ -135,9 +122,9 @@ int main(int argc, char** argv) {
   bool pass = true;
   if (options.check) {
     reference(tmax, nx, ny, fict, ex, ey, hz);
-    error = std::max({normwiseRelativeError(ex.data(), resultEx.data(), ex.size()),
-                      normwiseRelativeError(ey.data(), resultEy.data(), ey.size()),
-                      normwiseRelativeError(hz.data(), resultHz.data(), hz.size())});
+    error = std::max({polybench::normwiseRelativeError(ex.data(), resultEx.data(), ex.size()),
+                      polybench::normwiseRelativeError(ey.data(), resultEy.data(), ey.size()),
+                      polybench::normwiseRelativeError(hz.data(), resultHz.data(), hz.size())});
     pass = error <= kThreshold;
   }
   report("fdtd-2d", options, cl, timing.kernel, timing.total, error, pass);

@@ -49,19 +49,6 @@ __kernel void gramschmidt_project(__global float* A, __global float* R, __global
 
 constexpr double kThreshold = 1e-4;
 
-// The largest |expected - actual| over the array, relative to the array's largest |expected|.
-// Element-wise relative errors mean nothing here (see the header), the error against the data's
-// scale does. A NaN or an infinity on either side gives +infinity.
-double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
-  double difference = 0, scale = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(expected[i]) || !std::isfinite(actual[i]))
-      return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::fabs(double(expected[i]) - actual[i]));
-    scale = std::max(scale, std::fabs(double(expected[i])));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 void reference(int m, int n, std::vector<float>& A, std::vector<float>& R, std::vector<float>& Q) {
   for (int k = 0; k < n; ++k) {
@@ -130,9 +117,9 @@ int main(int argc, char** argv) {
   bool pass = true;
   if (options.check) {
     reference(m, n, A, R, Q);
-    error = std::max({normwiseRelativeError(A.data(), resultA.data(), A.size()),
-                      normwiseRelativeError(R.data(), resultR.data(), R.size()),
-                      normwiseRelativeError(Q.data(), resultQ.data(), Q.size())});
+    error = std::max({polybench::normwiseRelativeError(A.data(), resultA.data(), A.size()),
+                      polybench::normwiseRelativeError(R.data(), resultR.data(), R.size()),
+                      polybench::normwiseRelativeError(Q.data(), resultQ.data(), Q.size())});
     pass = error <= kThreshold;
   }
   report("gramschmidt", options, cl, timing.kernel, timing.total, error, pass);

@@ -29,19 +29,6 @@ __kernel void lu_update(__global float* A, int k, int n) {
 
 constexpr double kThreshold = 1e-2;
 
-// The largest |expected - actual| over the array, relative to the array's largest |expected|.
-// Element-wise relative errors mean nothing here (see the header), the error against the data's
-// scale does. A NaN or an infinity on either side gives +infinity.
-double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
-  double difference = 0, scale = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(expected[i]) || !std::isfinite(actual[i]))
-      return std::numeric_limits<double>::infinity();
-    difference = std::max(difference, std::fabs(double(expected[i]) - actual[i]));
-    scale = std::max(scale, std::fabs(double(expected[i])));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 void reference(int n, std::vector<float>& A) {
   for (int k = 0; k < n; ++k) {
@@ -111,7 +98,7 @@ int main(int argc, char** argv) {
   bool pass = true;
   if (options.check) {
     reference(n, A);
-    error = normwiseRelativeError(A.data(), result.data(), A.size());
+    error = polybench::normwiseRelativeError(A.data(), result.data(), A.size());
     pass = error <= kThreshold;
   }
   report("lu", options, cl, timing.kernel, timing.total, error, pass);
