@@ -48,6 +48,12 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
     return guard.detach();
 }
 
+Context* contextOf(cl_context context) {
+    Context* c = fromHandle<Context>(context);
+    require(c != nullptr, CL_INVALID_CONTEXT);
+    return c;
+}
+
 Context::~Context() {
     {
         std::lock_guard lock(destructorMutex_);

@@ -45,4 +45,7 @@ private:
     std::unique_ptr<SplitResources, void (*)(SplitResources*)> split_{nullptr, nullptr};
 };
 
+// A context argument of an entry point, validated (CL_INVALID_CONTEXT).
+Context* contextOf(cl_context context);
+
 }  // namespace hetero

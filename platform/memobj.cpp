@@ -331,14 +331,6 @@ cl_int Mem::imageInfo(cl_image_info param, size_t size, void* value, size_t* siz
 
 using namespace hetero;
 
-namespace {
-Context* contextOf(cl_context context) {
-    Context* c = fromHandle<Context>(context);
-    require(c != nullptr, CL_INVALID_CONTEXT);
-    return c;
-}
-}  // namespace
-
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                   cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {

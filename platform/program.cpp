@@ -339,11 +339,6 @@ cl_int Program::buildInfo(cl_program_build_info param, size_t size, void* value,
 using namespace hetero;
 
 namespace {
-Context* contextOf(cl_context context) {
-    Context* c = fromHandle<Context>(context);
-    require(c != nullptr, CL_INVALID_CONTEXT);
-    return c;
-}
 
 Program* programOf(cl_program program) {
     Program* p = fromHandle<Program>(program);
