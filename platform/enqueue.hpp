@@ -108,4 +108,28 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
 
 inline const cl_event* listOrNull(const std::vector<cl_event>& v) { return v.empty() ? nullptr : v.data(); }
 
+// A map of `m` at `offset` of its host copy: the pointer is known now; the command brings the
+// current contents to the host copy (unless the whole object is invalidated). Returns the pointer.
+inline void* enqueueMap(Queue* queue, Mem* m, cl_command_type type, std::vector<Ref<Event>> deps, cl_map_flags flags,
+                        size_t offset, size_t size, bool invalidatesAll, bool blocking, cl_event* event) {
+    unsigned char* ptr;
+    {
+        std::lock_guard lock(m->storage().mutex);
+        ptr = m->storage().host() + offset;
+    }
+    bool skipRead = (flags & CL_MAP_WRITE_INVALIDATE_REGION) && invalidatesAll;
+    Ref<Mem> keep(m);
+    m->addMapping(ptr, {flags, offset, size});
+    auto ev = queue->enqueue(type, std::move(deps), [] { return kHostSlot; }, [keep, skipRead](Submission& sub) -> cl_event {
+        if (!skipRead) {
+            std::lock_guard lock(keep->storage().mutex);
+            keep->storage().makeHostFresh(sub.queue);
+        }
+        return nullptr;
+    });
+    cl_int err = finishEnqueue(ev, event, blocking);
+    if (err != CL_SUCCESS) fail(err);
+    return ptr;
+}
+
 }  // namespace hetero

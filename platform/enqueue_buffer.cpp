@@ -313,25 +313,8 @@ void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
         if (map_flags & CL_MAP_READ) requireHostRead(m);
         if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) requireHostWrite(m);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
-        unsigned char* ptr;
-        {
-            std::lock_guard lock(m->storage().mutex);
-            ptr = m->storage().host() + m->origin() + offset;
-        }
-        bool skipRead = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && coversStorage(m, offset, size);
-        Ref<Mem> keep(m);
-        m->addMapping(ptr, {map_flags, offset, size});
-        auto ev = queue->enqueue(CL_COMMAND_MAP_BUFFER, std::move(deps), [] { return kHostSlot; },
-                                 [keep, skipRead](Submission& sub) -> cl_event {
-                                     if (!skipRead) {
-                                         std::lock_guard lock(keep->storage().mutex);
-                                         keep->storage().makeHostFresh(sub.queue);
-                                     }
-                                     return nullptr;
-                                 });
-        cl_int err = finishEnqueue(ev, event, blocking_map);
-        if (err != CL_SUCCESS) fail(err);
-        return ptr;
+        return enqueueMap(queue, m, CL_COMMAND_MAP_BUFFER, std::move(deps), map_flags, m->origin() + offset, size,
+                          coversStorage(m, offset, size), blocking_map, event);
     });
 }
 

@@ -245,26 +245,9 @@ void* CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
             offset += origin[1] * l.slicePitch;
         else
             offset += origin[1] * l.rowPitch + origin[2] * l.slicePitch;
-        unsigned char* ptr;
-        {
-            std::lock_guard lock(m->storage().mutex);
-            ptr = m->storage().host() + offset;
-        }
         *image_row_pitch = l.rowPitch;
         if (image_slice_pitch) *image_slice_pitch = hasSlices ? l.slicePitch : 0;
-        bool skipRead = (map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && coversImage(m, origin, region);
-        Ref<Mem> keep(m);
-        m->addMapping(ptr, {map_flags, offset, 0});
-        auto ev = queue->enqueue(CL_COMMAND_MAP_IMAGE, std::move(deps), [] { return kHostSlot; },
-                                 [keep, skipRead](Submission& sub) -> cl_event {
-                                     if (!skipRead) {
-                                         std::lock_guard lock(keep->storage().mutex);
-                                         keep->storage().makeHostFresh(sub.queue);
-                                     }
-                                     return nullptr;
-                                 });
-        cl_int err = finishEnqueue(ev, event, blocking_map);
-        if (err != CL_SUCCESS) fail(err);
-        return ptr;
+        return enqueueMap(queue, m, CL_COMMAND_MAP_IMAGE, std::move(deps), map_flags, offset, 0,
+                          coversImage(m, origin, region), blocking_map, event);
     });
 }

@@ -38,7 +38,7 @@ public:
     // Mapping bookkeeping: the pointer handed out, and how it was mapped.
     struct Mapping {
         cl_map_flags flags;
-        size_t offset;  // bytes from the start of this object (buffers) / host copy (images)
+        size_t offset;  // bytes from the start of the host copy
         size_t size;
     };
     void addMapping(void* ptr, const Mapping& m);
