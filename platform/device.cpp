@@ -225,6 +225,22 @@ Device::Device() {
         auto [major, minor] = parseVersion(queryString(s.device, CL_DEVICE_VERSION), 1);
         if (major * 10 + minor < versionMajor_ * 10 + versionMinor_) versionMajor_ = major, versionMinor_ = minor;
     }
+    DeviceLimits& l = limits_;
+    auto get = [this](cl_device_info param, size_t size, void* value) { info(param, size, value, nullptr); };
+    get(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof l.maxWorkItemSizes, l.maxWorkItemSizes);
+    get(CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof l.maxWorkGroupSize, &l.maxWorkGroupSize);
+    get(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof l.nonUniformWorkGroups, &l.nonUniformWorkGroups);
+    get(CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof l.maxMemAllocSize, &l.maxMemAllocSize);
+    cl_uint alignBits = 8;
+    get(CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits);
+    l.baseAddressAlignment = std::max<size_t>(alignBits / 8, 1);
+    get(CL_DEVICE_IMAGE_SUPPORT, sizeof l.imageSupport, &l.imageSupport);
+    get(CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof(size_t), &l.image2dMax[0]);
+    get(CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof(size_t), &l.image2dMax[1]);
+    get(CL_DEVICE_IMAGE3D_MAX_WIDTH, sizeof(size_t), &l.image3dMax[0]);
+    get(CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof(size_t), &l.image3dMax[1]);
+    get(CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof(size_t), &l.image3dMax[2]);
+    get(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof l.imageMaxArraySize, &l.imageMaxArraySize);
 }
 
 cl_device_type Device::type() const { return combinedType(slots()); }

@@ -44,12 +44,6 @@ int chooseSlot(const Kernel& kernel) {
     return slot >= 0 ? slot : kernel.referenceSlot();
 }
 
-size_t deviceSize(cl_device_info param) {
-    size_t v = 0;
-    Device::instance()->info(param, sizeof v, &v, nullptr);
-    return v;
-}
-
 using Launch = LaunchGeometry;  // empty: a zero global size, nothing runs (OpenCL 2.1+)
 
 Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const size_t* global, const size_t* local) {
@@ -59,13 +53,10 @@ Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const 
     l.dims = dims;
     l.hasOffset = offset != nullptr;
     l.hasLocal = local != nullptr;
-    size_t maxItems[3] = {0, 0, 0};
-    Device::instance()->info(CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof maxItems, maxItems, nullptr);
-    size_t maxGroup = deviceSize(CL_DEVICE_MAX_WORK_GROUP_SIZE);
-    size_t kernelMax = 0;
-    kernel.workGroupInfo(CL_KERNEL_WORK_GROUP_SIZE, sizeof kernelMax, &kernelMax, nullptr);
-    cl_bool nonUniform = CL_FALSE;
-    Device::instance()->info(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof nonUniform, &nonUniform, nullptr);
+    const DeviceLimits& limits = Device::instance()->limits();
+    const size_t* maxItems = limits.maxWorkItemSizes;
+    const size_t maxGroup = limits.maxWorkGroupSize, kernelMax = kernel.maxWorkGroupSize();
+    const cl_bool nonUniform = limits.nonUniformWorkGroups;
     size_t product = 1;
     for (cl_uint d = 0; d < dims; ++d) {
         l.global[d] = global[d];
@@ -84,8 +75,7 @@ Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const 
     }
     if (local) require(product <= maxGroup && (kernelMax == 0 || product <= kernelMax), CL_INVALID_WORK_GROUP_SIZE);
     // reqd_work_group_size(X, Y, Z): the launch must name exactly that local size.
-    size_t required[3] = {0, 0, 0};
-    kernel.workGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof required, required, nullptr);
+    const size_t* required = kernel.requiredLocalSize();
     if (required[0] != 0) {
         require(local != nullptr, CL_INVALID_WORK_GROUP_SIZE);
         for (cl_uint d = 0; d < 3; ++d) {

@@ -49,6 +49,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     BACKEND(k->backend_[ref], clGetKernelInfo)(k->backend_[ref], CL_KERNEL_NUM_ARGS, sizeof k->numArgs_, &k->numArgs_, nullptr);
     k->args_.resize(k->numArgs_);
     k->variants_ = createKernelVariants(program->variants(), k->name_);
+    k->readLaunchLimits();
     program->kernelCreated();
     return guard.detach();
 }
@@ -73,6 +74,7 @@ Kernel* Kernel::clone(Kernel* source) {
         k->args_ = source->args_;
     }
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
+    k->readLaunchLimits();
     k->program_->kernelCreated();
     return guard.detach();
 }
@@ -81,6 +83,11 @@ Kernel::~Kernel() {
     for (cl_kernel b : backend_)
         if (b) BACKEND(b, clReleaseKernel)(b);
     if (program_) program_->kernelReleased();
+}
+
+void Kernel::readLaunchLimits() {
+    workGroupInfo(CL_KERNEL_WORK_GROUP_SIZE, sizeof maxWorkGroupSize_, &maxWorkGroupSize_, nullptr);
+    workGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof requiredLocal_, requiredLocal_, nullptr);
 }
 
 int Kernel::referenceSlot() const {

@@ -33,6 +33,10 @@ public:
     cl_uint numArgs() const { return numArgs_; }
     bool availableOn(unsigned slot) const { return backend_[slot] != nullptr; }
     int referenceSlot() const;
+    // Launch limits, fixed once the kernel exists: CL_KERNEL_WORK_GROUP_SIZE (minimum over the
+    // slots) and reqd_work_group_size (zeros when the kernel has none).
+    size_t maxWorkGroupSize() const { return maxWorkGroupSize_; }
+    const size_t* requiredLocalSize() const { return requiredLocal_; }
 
     void setArg(cl_uint index, size_t size, const void* value);
     // The arguments as they are now (a launch keeps its own copy); CL_INVALID_KERNEL_ARGS if any unset.
@@ -63,6 +67,9 @@ private:
     std::vector<KernelArg> args_;
     std::mutex launchMutex_;
     std::shared_ptr<KernelVariants> variants_;
+    size_t maxWorkGroupSize_ = 0;
+    size_t requiredLocal_[3] = {0, 0, 0};
+    void readLaunchLimits();
 };
 
 }  // namespace hetero

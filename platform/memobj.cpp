@@ -37,17 +37,6 @@ std::vector<cl_mem_properties> validateProperties(const cl_mem_properties* prope
     return out;
 }
 
-cl_ulong deviceLimit(cl_device_info param) {
-    cl_ulong v = 0;
-    Device::instance()->info(param, sizeof v, &v, nullptr);
-    return v;
-}
-
-size_t deviceSizeLimit(cl_device_info param) {
-    size_t v = 0;
-    Device::instance()->info(param, sizeof v, &v, nullptr);
-    return v;
-}
 
 std::vector<cl_image_format> supportedFormats(Context* context, cl_mem_flags flags, cl_mem_object_type type) {
     std::vector<cl_image_format> common;
@@ -99,7 +88,7 @@ Mem* Mem::createBuffer(Context* context, cl_mem_flags flags, size_t size, void* 
                        std::vector<cl_mem_properties> properties) {
     if (flags == 0) flags = CL_MEM_READ_WRITE;
     validateFlags(flags, hostPtr);
-    require(size > 0 && size <= deviceLimit(CL_DEVICE_MAX_MEM_ALLOC_SIZE), CL_INVALID_BUFFER_SIZE);
+    require(size > 0 && size <= Device::instance()->limits().maxMemAllocSize, CL_INVALID_BUFFER_SIZE);
     auto* m = new Mem;
     m->context_ = Ref<Context>(context);
     m->flags_ = flags;
@@ -139,10 +128,7 @@ Mem* Mem::createSubBuffer(Mem* parent, cl_mem_flags flags, size_t origin, size_t
     flags |= pf & kHostPtrFlags;
     require(size > 0, CL_INVALID_BUFFER_SIZE);
     require(origin <= parent->size_ && size <= parent->size_ - origin, CL_INVALID_VALUE);
-    cl_uint alignBits = 0;
-    Device::instance()->info(CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits, nullptr);
-    size_t align = std::max<size_t>(alignBits / 8, 1);
-    require(origin % align == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    require(origin % Device::instance()->limits().baseAddressAlignment == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET);
 
     auto* m = new Mem;
     m->context_ = parent->context_;
@@ -164,9 +150,8 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     size_t element = imageElementSize(*format);
     require(element > 0, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     require(desc != nullptr, CL_INVALID_IMAGE_DESCRIPTOR);
-    cl_bool images = CL_FALSE;
-    Device::instance()->info(CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr);
-    require(images, CL_INVALID_OPERATION);
+    const DeviceLimits& limits = Device::instance()->limits();
+    require(limits.imageSupport, CL_INVALID_OPERATION);
     require(desc->num_mip_levels == 0 && desc->num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR);
     if (desc->mem_object) {
         HETERO_LOG(Warn, "images created from buffers are not supported by Hetero");
@@ -177,9 +162,9 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     layout.desc = *desc;
     layout.elementSize = element;
     size_t w = desc->image_width, h = desc->image_height, d = desc->image_depth, a = desc->image_array_size;
-    size_t max2dW = deviceSizeLimit(CL_DEVICE_IMAGE2D_MAX_WIDTH), max2dH = deviceSizeLimit(CL_DEVICE_IMAGE2D_MAX_HEIGHT);
-    size_t max3dW = deviceSizeLimit(CL_DEVICE_IMAGE3D_MAX_WIDTH), max3dH = deviceSizeLimit(CL_DEVICE_IMAGE3D_MAX_HEIGHT);
-    size_t max3dD = deviceSizeLimit(CL_DEVICE_IMAGE3D_MAX_DEPTH), maxArr = deviceSizeLimit(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE);
+    size_t max2dW = limits.image2dMax[0], max2dH = limits.image2dMax[1];
+    size_t max3dW = limits.image3dMax[0], max3dH = limits.image3dMax[1], max3dD = limits.image3dMax[2];
+    size_t maxArr = limits.imageMaxArraySize;
     switch (desc->image_type) {
     case CL_MEM_OBJECT_IMAGE1D:
         require(w >= 1 && w <= max2dW, CL_INVALID_IMAGE_SIZE);

@@ -7,9 +7,7 @@
 namespace hetero {
 
 Sampler* Sampler::create(Context* context, const cl_sampler_properties* properties) {
-    cl_bool images = CL_FALSE;
-    Device::instance()->info(CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr);
-    require(images, CL_INVALID_OPERATION);
+    require(Device::instance()->limits().imageSupport, CL_INVALID_OPERATION);
     auto* s = new Sampler;
     Ref<Sampler> guard(s, true);
     s->context_ = Ref<Context>(context);

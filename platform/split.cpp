@@ -446,11 +446,6 @@ void releaseRun(SplitRun& r, SplitResources& res) {
     for (cl_event e : r.snapshots) BACKEND(e, clReleaseEvent)(e);
 }
 
-// Sets the arguments of a variant kernel for `slot`: the application's, then `extra` from `first`.
-void setVariantArgs(Kernel& kernel, cl_kernel target, unsigned slot, const std::vector<KernelArg>& args) {
-    kernel.applyArgs(target, slot, args);
-}
-
 void setExtra(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
     for (size_t i = 0; i < extra.size(); ++i)
         checked(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
@@ -484,7 +479,7 @@ void runCpuSide(std::shared_ptr<SplitRun> run) {
             double t0 = now();
             {
                 std::lock_guard lock(r.variants->mutex);
-                setVariantArgs(*r.kernel, chunkKernel, r.cpu, r.args);
+                r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
                 cl_event last = nullptr;
                 for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
                     setExtra(chunkKernel, numArgs, sl.extraArgs);
@@ -563,10 +558,15 @@ void runCpuSide(std::shared_ptr<SplitRun> run) {
                r.name.c_str(), (unsigned long long)r.groups, (unsigned long long)(r.groups - sent),
                r.groups ? 100.0 * double(r.groups - sent) / double(r.groups) : 0.0, chunks, bytesMoved, seconds * 1e3);
     releaseRun(r, res);
-    BACKEND(r.userCpu, clSetUserEventStatus)(r.userCpu, CL_COMPLETE);
-    BACKEND(r.userGpu, clSetUserEventStatus)(r.userGpu, result);
-    BACKEND(r.userCpu, clReleaseEvent)(r.userCpu);
-    BACKEND(r.userGpu, clReleaseEvent)(r.userGpu);
+    cl_event userCpu = r.userCpu, userGpu = r.userGpu;
+    // Let go of the context, kernel and memory objects before the launch is seen complete: an
+    // application that then releases everything must see its objects (and destructor callbacks)
+    // go at once, not whenever this thread gets to its end.
+    run.reset();
+    BACKEND(userCpu, clSetUserEventStatus)(userCpu, CL_COMPLETE);
+    BACKEND(userGpu, clSetUserEventStatus)(userGpu, result);
+    BACKEND(userCpu, clReleaseEvent)(userCpu);
+    BACKEND(userGpu, clReleaseEvent)(userGpu);
 }
 
 }  // namespace
@@ -585,9 +585,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.launch = launch;
     r.started = now();
     if (!r.launch.hasLocal) {
-        size_t maxGroup = 0;
-        kernel.workGroupInfo(CL_KERNEL_WORK_GROUP_SIZE, sizeof maxGroup, &maxGroup, nullptr);
-        chooseLocalSize(r.launch, maxGroup ? maxGroup : 1);
+        chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
     }
     r.range = toNDRange(r.launch);
     r.groups = r.range.numGroups();
@@ -685,7 +683,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     {
         std::lock_guard lock(r.variants->mutex);
         cl_kernel abortKernel = r.variants->abort[r.gpu];
-        setVariantArgs(kernel, abortKernel, r.gpu, args);
+        kernel.applyArgs(abortKernel, r.gpu, args);
         cl_uint numArgs = static_cast<cl_uint>(args.size());
         checked(BACKEND(abortKernel, clSetKernelArg)(abortKernel, numArgs, sizeof r.status, &r.status));
         setExtra(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
