@@ -198,11 +198,15 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     });
 }
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-                                           const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
-                                           size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
-                                           size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
-                                           const cl_event* event_wait_list, cl_event* event) {
+namespace {
+
+// Read and write rect share everything but the direction: a rect transfer between the buffer and
+// host memory, on a slot holding the buffer's current contents.
+cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem buffer, cl_bool blocking,
+                           const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                           size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                           size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
+                           const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
         Queue* queue = queueOf(command_queue);
         Mem* m = bufferOf(queue, buffer);
@@ -210,23 +214,41 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_me
         Rect b = makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
         Rect h = makeRect(host_origin, region, host_row_pitch, host_slice_pitch);
         requireRectInside(m, b);
-        requireHostRead(m);
+        toBuffer ? requireHostWrite(m) : requireHostRead(m);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         auto ev = queue->enqueue(
-            CL_COMMAND_READ_BUFFER_RECT, std::move(deps), [keep] { return placeFor({{keep.get(), false, false}}); },
-            [keep, b, h, ptr](Submission& sub) -> cl_event {
+            toBuffer ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, std::move(deps),
+            [keep, toBuffer] { return placeFor({{keep.get(), toBuffer, false}}); },
+            [keep, toBuffer, b, h, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
-                return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
+                return submitWith(sub, {{m, toBuffer, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueReadBufferRect)(
-                        sub.backendQueue, m->backendMem(sub.slot), CL_FALSE, b.origin, h.origin, b.region, b.rowPitch,
-                        b.slicePitch, h.rowPitch, h.slicePitch, ptr, wait.size(), listOrNull(wait), &e));
+                    cl_command_queue q = sub.backendQueue;
+                    cl_mem bm = m->backendMem(sub.slot);
+                    check(toBuffer ? BACKEND(q, clEnqueueWriteBufferRect)(q, bm, CL_FALSE, b.origin, h.origin, b.region,
+                                                                          b.rowPitch, b.slicePitch, h.rowPitch, h.slicePitch,
+                                                                          ptr, wait.size(), listOrNull(wait), &e)
+                                   : BACKEND(q, clEnqueueReadBufferRect)(q, bm, CL_FALSE, b.origin, h.origin, b.region,
+                                                                         b.rowPitch, b.slicePitch, h.rowPitch, h.slicePitch,
+                                                                         ptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, blocking_read);
+        return finishEnqueue(ev, event, blocking);
     });
+}
+
+}  // namespace
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                                           const size_t* buffer_origin, const size_t* host_origin, const size_t* region,
+                                           size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+                                           size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
+                                           const cl_event* event_wait_list, cl_event* event) {
+    return enqueueRectTransfer(false, command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
+                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                               num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
@@ -234,30 +256,10 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_m
                                             size_t buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
                                             size_t host_slice_pitch, const void* ptr, cl_uint num_events_in_wait_list,
                                             const cl_event* event_wait_list, cl_event* event) {
-    return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
-        require(ptr != nullptr, CL_INVALID_VALUE);
-        Rect b = makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
-        Rect h = makeRect(host_origin, region, host_row_pitch, host_slice_pitch);
-        requireRectInside(m, b);
-        requireHostWrite(m);
-        auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
-        Ref<Mem> keep(m);
-        auto ev = queue->enqueue(
-            CL_COMMAND_WRITE_BUFFER_RECT, std::move(deps), [keep] { return placeFor({{keep.get(), true, false}}); },
-            [keep, b, h, ptr](Submission& sub) -> cl_event {
-                Mem* m = keep.get();
-                return submitWith(sub, {{m, true, false}}, [&](std::vector<cl_event>& wait) {
-                    cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueWriteBufferRect)(
-                        sub.backendQueue, m->backendMem(sub.slot), CL_FALSE, b.origin, h.origin, b.region, b.rowPitch,
-                        b.slicePitch, h.rowPitch, h.slicePitch, ptr, wait.size(), listOrNull(wait), &e));
-                    return e;
-                });
-            });
-        return finishEnqueue(ev, event, blocking_write);
-    });
+    // The backend only reads through ptr for a write; one helper serves both directions.
+    return enqueueRectTransfer(true, command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
+                               buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                               const_cast<void*>(ptr), num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
