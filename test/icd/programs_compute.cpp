@@ -2,6 +2,7 @@
 #include "cl_test.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -237,5 +238,33 @@ TEST_CASE("aliased arguments: one buffer twice, and overlapping sub-buffers of o
     for (size_t i = 0; i < n; ++i)
         REQUIRE(result[i] == (i < 16 * chunk ? expect[i] : expect[i - 16 * chunk] * 2.0f + 1.0f));
     clReleaseMemObject(copyOfIn), clReleaseMemObject(in), clReleaseMemObject(out);
+    clReleaseKernel(k), clReleaseProgram(p), clReleaseMemObject(buf);
+}
+
+TEST_CASE("a memory object written through two element sizes in one launch stays exact (H2)", "[programs]") {
+    // The same buffer is written as bytes (one per work-group) and as a float. Merged per 4-byte
+    // element, a split would lose bytes that the other device wrote into the same word: such a
+    // launch must run whole, whatever the transform says of each parameter alone.
+    Env env;
+    const size_t n = 4096;  // bytes written through `bytes`; the float goes after them
+    std::vector<cl_uchar> init(n + 4, 0);
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, init.size(), init.data());
+    cl_program p = env.build(R"(
+        __kernel void bytes_and_float(__global float* f, __global uchar* bytes, uint n) {
+            size_t i = get_global_id(0);
+            bytes[i] = (uchar)(i * 7 + 3);
+            if (i == 0) f[n / 4] = 1.5f;
+        })");
+    cl_kernel k = env.kernel(p, "bytes_and_float");
+    setArg(k, 0, buf), setArg(k, 1, buf), setArg(k, 2, cl_uint(n));
+    size_t local = 1;
+    for (int round = 0; round < 3; ++round) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        auto out = env.read<cl_uchar>(buf, n + 4);
+        for (size_t i = 0; i < n; ++i) REQUIRE(out[i] == cl_uchar(i * 7 + 3));
+        float f = 0;
+        std::memcpy(&f, out.data() + n, 4);
+        REQUIRE(f == 1.5f);
+    }
     clReleaseKernel(k), clReleaseProgram(p), clReleaseMemObject(buf);
 }
