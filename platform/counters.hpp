@@ -1,0 +1,29 @@
+// Process-wide counters of what the engine did: bytes moved, merges, launches and how their
+// work-groups were shared. Read by tests (clGetHeteroCountersEXT, platform/include/CL/cl_ext_hetero.h),
+// written into the trace and logged at exit (HETERO_LOG=info).
+#pragma once
+
+#include <CL/cl_ext_hetero.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace hetero::counters {
+
+enum Counter : unsigned {
+    BytesHostToDevice = 0,   // uploads of a memory object's host copy to a slot
+    BytesDeviceToHost,       // downloads to the host copy
+    BytesBetweenDevices,     // split engine: CPU results to the GPU, merged results back, ...
+    Merges,                  // merge kernels run
+    LaunchesWhole,           // launches run whole on one slot
+    LaunchesSplitDiscrete,   // launches split by the discrete (FluidiCL) engine
+    LaunchesSplitUnified,    // launches split by the unified (exclusive partitioning) engine
+    WorkGroupsTotal,         // work-groups of every launch
+    WorkGroupsCpu,           // of those, run on a CPU-type slot
+    kCount
+};
+
+void add(Counter c, uint64_t amount = 1);
+uint64_t get(Counter c);
+
+}  // namespace hetero::counters

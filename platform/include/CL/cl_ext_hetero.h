@@ -1,0 +1,41 @@
+/* Hetero's vendor extension: counters of what the engine did, and the per-context memory model.
+ * Obtain the function with clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT").
+ */
+#ifndef CL_EXT_HETERO_H
+#define CL_EXT_HETERO_H
+
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Indices into the array filled by clGetHeteroCountersEXT (see platform/counters.hpp). */
+#define CL_HETERO_BYTES_HOST_TO_DEVICE      0
+#define CL_HETERO_BYTES_DEVICE_TO_HOST      1
+#define CL_HETERO_BYTES_BETWEEN_DEVICES     2
+#define CL_HETERO_MERGES                    3
+#define CL_HETERO_LAUNCHES_WHOLE            4
+#define CL_HETERO_LAUNCHES_SPLIT_DISCRETE   5
+#define CL_HETERO_LAUNCHES_SPLIT_UNIFIED    6
+#define CL_HETERO_WORK_GROUPS_TOTAL         7
+#define CL_HETERO_WORK_GROUPS_CPU           8
+#define CL_HETERO_COUNTER_COUNT             9
+
+/* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
+ * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when
+ * values is NULL with count > 0. */
+typedef cl_int(CL_API_CALL* clGetHeteroCountersEXT_fn)(cl_platform_id platform, cl_uint count, cl_ulong* values,
+                                                        cl_uint* count_ret);
+
+/* Context property: the memory model of one context, overriding HETERO_MEMORY and detection. */
+#define CL_CONTEXT_MEMORY_MODEL_HETERO      0x4F10
+#define CL_MEMORY_MODEL_AUTO_HETERO         0
+#define CL_MEMORY_MODEL_DISCRETE_HETERO     1
+#define CL_MEMORY_MODEL_UNIFIED_HETERO      2
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
