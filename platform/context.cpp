@@ -6,11 +6,14 @@
 #include "platform/info.hpp"
 #include "platform/log.hpp"
 
+#include <CL/cl_ext_hetero.h>
+
 namespace hetero {
 
 Context* Context::create(const cl_context_properties* properties, Notify notify, void* userData) {
     require(notify != nullptr || userData == nullptr, CL_INVALID_VALUE);
     std::vector<cl_context_properties> props;
+    cl_context_properties memoryModel = CL_MEMORY_MODEL_AUTO_HETERO;
     if (properties) {
         for (const cl_context_properties* p = properties; *p; p += 2) {
             switch (p[0]) {
@@ -18,6 +21,7 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
                 require(reinterpret_cast<cl_platform_id>(p[1]) == Platform::instance().handle(), CL_INVALID_PLATFORM);
                 break;
             case CL_CONTEXT_INTEROP_USER_SYNC: break;
+            case CL_CONTEXT_MEMORY_MODEL_HETERO: memoryModel = p[1]; break;
             default: fail(CL_INVALID_PROPERTY);
             }
             for (const auto* q = properties; q != p; q += 2) require(q[0] != p[0], CL_INVALID_PROPERTY);
@@ -28,6 +32,7 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
     }
     Device* device = Device::instance();
     require(device != nullptr, CL_DEVICE_NOT_AVAILABLE);
+    MemoryModelChoice memory = chooseMemoryModel(memoryModel);  // CL_INVALID_PROPERTY for a bad value
 
     auto* ctx = new Context;
     Ref<Context> guard(ctx, /*adopt=*/true);  // released if a backend context fails
@@ -45,6 +50,13 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
         }
         ctx->backend_.push_back(c);
     }
+    ctx->memory_ = memory;
+    if (memory.unsafe)
+        HETERO_LOG(Warn, "context %p: unified memory %s: results are only right if the devices really share memory",
+                   static_cast<void*>(ctx->handle()), memory.why.c_str());
+    else
+        HETERO_LOG(Info, "context %p: %s memory (%s)", static_cast<void*>(ctx->handle()), memoryModelName(memory.model),
+                   memory.why.c_str());
     return guard.detach();
 }
 
@@ -61,6 +73,7 @@ Context::~Context() {
         for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it) it->first(handle(), it->second);
     }
     split_.reset();  // its queues and buffers live in the backend contexts
+    unified_.reset();
     for (cl_context c : backend_) BACKEND(c, clReleaseContext)(c);
 }
 

@@ -1,6 +1,7 @@
 // A Hetero context: one backend context per slot, so slots never share backend objects.
 #pragma once
 
+#include "platform/memory_model.hpp"
 #include "platform/object.hpp"
 #include "platform/platform.hpp"
 
@@ -11,6 +12,7 @@
 namespace hetero {
 
 struct SplitResources;  // platform/split.cpp
+struct UnifiedResources;  // platform/split_unified.cpp
 
 class Context : public ApiObject<_cl_context, Kind::Context> {
 public:
@@ -29,6 +31,10 @@ public:
     void notify(const std::string& message) const;
     // The split engine's per-context buffers, queues and merge kernels, created on first use.
     SplitResources& splitResources();
+    // How this context's memory objects are laid out (platform/memory_model.hpp); fixed at creation.
+    MemoryModel memoryModel() const { return memory_.model; }
+    // The unified engine's per-context queues, created on first use.
+    UnifiedResources& unifiedResources();
 
 protected:
     ~Context() override;
@@ -43,6 +49,9 @@ private:
     std::vector<std::pair<Destructor, void*>> destructors_;
     std::once_flag splitOnce_;
     std::unique_ptr<SplitResources, void (*)(SplitResources*)> split_{nullptr, nullptr};
+    MemoryModelChoice memory_;
+    std::once_flag unifiedOnce_;
+    std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)> unified_{nullptr, nullptr};
 };
 
 // A context argument of an entry point, validated (CL_INVALID_CONTEXT).

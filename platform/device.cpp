@@ -5,6 +5,7 @@
 #include "platform/api.hpp"
 #include "platform/error.hpp"
 #include "platform/info.hpp"
+#include "platform/memory_model.hpp"
 #include "platform/version.hpp"
 
 #include <algorithm>
@@ -137,7 +138,6 @@ const Rule kRules[] = {
     {CL_DEVICE_LOCAL_MEM_TYPE, Combine::MaxUint},  // CL_GLOBAL (2) if any backend emulates local memory
     {CL_DEVICE_LOCAL_MEM_SIZE, Combine::MinUlong},
     {CL_DEVICE_ERROR_CORRECTION_SUPPORT, Combine::AndBool},
-    {CL_DEVICE_HOST_UNIFIED_MEMORY, Combine::AndBool},
     {CL_DEVICE_PROFILING_TIMER_RESOLUTION, Combine::MaxSize},
     {CL_DEVICE_ENDIAN_LITTLE, Combine::AndBool},
     {CL_DEVICE_AVAILABLE, Combine::AndBool},
@@ -323,7 +323,12 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
         return out.string(name);
     }
     case CL_DEVICE_VENDOR: return out.string("Hetero");
-    case CL_DRIVER_VERSION: return out.string(HETERO_VERSION_STRING);
+    // The default memory model and why, so that clinfo shows it (contexts may override it).
+    case CL_DRIVER_VERSION: {
+        const MemoryModelChoice& m = defaultMemoryModel();
+        return out.string(std::string(HETERO_VERSION_STRING) + " (" + memoryModelName(m.model) + " memory, " + m.why + ")");
+    }
+    case CL_DEVICE_HOST_UNIFIED_MEMORY: return out.scalar<cl_bool>(defaultMemoryModel().model == MemoryModel::Unified);
     case CL_DEVICE_PROFILE: {
         bool full = std::all_of(s.begin(), s.end(), [](const Slot& x) { return queryString(x.device, CL_DEVICE_PROFILE) == "FULL_PROFILE"; });
         return out.string(full ? "FULL_PROFILE" : "EMBEDDED_PROFILE");
