@@ -8,10 +8,12 @@ using namespace hetero;
 
 namespace {
 
-// Where the current contents of `m` can be read: a fresh slot, else the host copy.
+// Where the current contents of `m` can be read: a fresh slot, else the host copy. In unified
+// memory the host reads the one allocation directly.
 int placeReading(Mem* m) {
     Storage& s = m->storage();
     std::lock_guard lock(s.mutex);
+    if (s.unified()) return kHostSlot;
     int slot = s.freshSlot(Backends::instance().primarySlot());
     if (slot >= 0) return slot;
     return s.hostFresh() ? kHostSlot : static_cast<int>(Backends::instance().primarySlot());
@@ -91,6 +93,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
+                    m->storage().makeHostFresh(sub.queue);  // unified: waits for the last write
                     std::memcpy(ptr, m->storage().host() + m->origin() + offset, size);
                     return nullptr;
                 }
@@ -117,10 +120,20 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         bool whole = coversStorage(m, offset, size);
+        // Unified memory: the host writes into the one allocation (once earlier writes are done).
+        bool onHost = m->storage().unified();
         auto ev = queue->enqueue(
-            CL_COMMAND_WRITE_BUFFER, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            CL_COMMAND_WRITE_BUFFER, std::move(deps),
+            [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
             [keep, whole, offset, size, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
+                if (sub.slot == kHostSlot) {
+                    std::lock_guard lock(m->storage().mutex);
+                    m->storage().makeHostFresh(sub.queue);
+                    std::memcpy(m->storage().host() + m->origin() + offset, ptr, size);
+                    m->storage().wroteOnHost();
+                    return nullptr;
+                }
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, m->backendMem(sub.slot), CL_FALSE,

@@ -13,9 +13,14 @@ Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLa
     : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
     if (image) image_ = *image;
     if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
+    unified_ = unifiedInit(context, useHostPtr, image);
 }
 
 Storage::~Storage() {
+    if (unified_) {
+        unifiedRelease();
+        return;
+    }
     for (auto& c : copies_) {
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         if (c.mem) BACKEND(c.mem, clReleaseMemObject)(c.mem);
@@ -26,6 +31,7 @@ Storage::~Storage() {
 cl_mem Storage::backendMem(unsigned slot) {
     Copy& c = copies_[slot];
     if (c.mem) return c.mem;
+    if (unified_) return unifiedBackendMem(slot);
     cl_context ctx = context_->backend(slot);
     cl_int err = CL_SUCCESS;
     // Always read-write: Hetero itself reads and writes every copy to keep them coherent.
@@ -46,6 +52,7 @@ cl_mem Storage::backendMem(unsigned slot) {
 }
 
 unsigned char* Storage::host() {
+    if (unified_) return unifiedHost();
     if (!host_) {
         // Page-aligned, so that any sub-buffer origin keeps the alignment backends expect.
         void* p = nullptr;
@@ -115,6 +122,7 @@ void Storage::download(unsigned slot, Queue& queue) {
 }
 
 void Storage::makeHostFresh(Queue& queue) {
+    if (unified_) return unifiedWaitForWrites();
     if (hostFresh()) return;
     int from = freshSlot(Backends::instance().primarySlot());
     if (from < 0) {  // nothing was ever written: any contents are right
@@ -141,6 +149,7 @@ void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& wait
 }
 
 void Storage::wroteOn(unsigned slot, cl_event ready) {
+    if (unified_) return unifiedWroteOn(slot, ready);
     ++version_;
     Copy& c = copies_[slot];
     if (ready) BACKEND(ready, clRetainEvent)(ready);
@@ -157,6 +166,7 @@ void Storage::setReady(unsigned slot, cl_event event) {
 }
 
 void Storage::wroteOnHost() {
+    if (unified_) return unifiedWroteOnHost();
     ++version_;
     hostVersion_ = version_;
 }

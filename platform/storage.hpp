@@ -8,6 +8,7 @@
 #include <CL/cl.h>
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -37,6 +38,12 @@ public:
 
     size_t bytes() const { return bytes_; }
     bool isImage() const { return isImage_; }
+    // Unified memory (platform/storage_unified.cpp): one host allocation that every slot's backend
+    // buffer uses directly, so every copy is always current; only the order of writes is tracked.
+    bool unified() const { return unified_; }
+    // Runs `fn` once no backend uses the memory any more (unified: after the last backend buffer on
+    // it is gone, which may be later than this object); at once otherwise.
+    void whenMemoryFree(std::function<void()> fn);
     const ImageLayout& image() const { return image_; }
 
     // --- all of these need `mutex` held ---
@@ -66,6 +73,15 @@ private:
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
     void download(unsigned slot, Queue& queue);  // slot -> host, blocking
 
+    // Unified memory: the branches of the functions above (platform/storage_unified.cpp).
+    bool unifiedInit(Context* context, void* useHostPtr, const ImageLayout* image);
+    cl_mem unifiedBackendMem(unsigned slot);
+    unsigned char* unifiedHost();
+    void unifiedWaitForWrites();
+    void unifiedWroteOn(unsigned slot, cl_event ready);
+    void unifiedWroteOnHost();
+    void unifiedRelease();
+
     struct Copy {
         cl_mem mem = nullptr;
         uint64_t version = 0;
@@ -80,6 +96,9 @@ private:
     unsigned char* host_ = nullptr;
     bool hostOwned_ = false;
     uint64_t hostVersion_ = 0;
+    bool unified_ = false;
+    struct UnifiedMemory* unifiedMemory_ = nullptr;  // the allocation and who still uses it
+    cl_event lastWrite_ = nullptr;                   // unified: the backend event of the last write; owned
 };
 
 }  // namespace hetero
