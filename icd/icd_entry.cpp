@@ -5,6 +5,9 @@
 
 #include <cstring>
 
+// Hetero's extension (CL/cl_ext_hetero.h).
+cl_int CL_API_CALL clGetHeteroCountersEXT(cl_platform_id platform, cl_uint count, cl_ulong* values, cl_uint* count_ret);
+
 namespace {
 struct Named {
     const char* name;
@@ -13,6 +16,7 @@ struct Named {
 // Extension functions reachable by name (cl_khr_icd's own entry point).
 const Named kExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR)},
+    {"clGetHeteroCountersEXT", reinterpret_cast<void*>(&clGetHeteroCountersEXT)},
 };
 }  // namespace
 

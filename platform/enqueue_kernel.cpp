@@ -1,11 +1,13 @@
 // clEnqueueNDRangeKernel / clEnqueueTask: validation, and a launch on one slot (chosen by
-// HETERO_RUN_ON) with its memory objects brought there first.
+// HETERO_RUN_ON) with its memory objects brought there first, or split between two slots (by the
+// discrete engine, or the unified one in a context with unified memory).
 #include "platform/api.hpp"
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
 #include "platform/kernel.hpp"
 #include "platform/log.hpp"
 #include "platform/split.hpp"
+#include "platform/split_unified.hpp"
 
 #include <atomic>
 
@@ -114,6 +116,10 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
             type, std::move(deps), [keep] { return chooseSlot(*keep); },
             [keep, args, launch, accesses, timing](Submission& sub) -> cl_event {
                 SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
+                if (keep->context()->memoryModel() == MemoryModel::Unified) {
+                    decision = unifiedSplitDecision(decision, *keep, args);
+                    if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
+                }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
                 *timing = hostNanoseconds() * 1e-9;
                 return submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {

@@ -713,3 +713,22 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 }
 
 }  // namespace hetero
+
+// ---------------------------------------------------------------------------------------------
+// Shared with the unified engine (platform/split_unified.cpp): the same local size choice,
+// HETERO_CPU_SHARE and history.
+// ---------------------------------------------------------------------------------------------
+namespace hetero {
+
+transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroupSize) {
+    if (!launch.hasLocal) chooseLocalSize(launch, maxWorkGroupSize ? maxWorkGroupSize : 1);
+    return toNDRange(launch);
+}
+
+double configuredCpuShare() { return cpuShare(); }
+
+void recordSplitLaunch(const std::string& kernel, const LaunchGeometry& launch, double seconds) {
+    recordSplit(kernel, launch, seconds);
+}
+
+}  // namespace hetero

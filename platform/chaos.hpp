@@ -1,0 +1,15 @@
+// HETERO_TEST_SPLIT_CHAOS=<seed> (tests only): random chunk sizes and random delays in the split
+// engines, so that tests see many interleavings, reproducibly per seed. The unified engine uses this
+// helper; platform/split.cpp still has its own copy of the same knob (same semantics).
+#pragma once
+
+namespace hetero::chaos {
+
+// True when the knob is set.
+bool on();
+// A random number in [0, n) (0 when n is 0).
+unsigned below(unsigned n);
+// Sleeps a random while below `maxMicroseconds` when the knob is set.
+void delay(unsigned maxMicroseconds);
+
+}  // namespace hetero::chaos

@@ -1,0 +1,407 @@
+#include "platform/split_unified.hpp"
+
+#include "platform/chaos.hpp"
+#include "platform/counters.hpp"
+#include "platform/enqueue.hpp"
+#include "platform/log.hpp"
+#include "platform/trace.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <thread>
+
+namespace hetero {
+
+// ---------------------------------------------------------------------------------------------
+// Per-context resources: one internal in-order queue per slot for the chunks (never the
+// application's queues: a later command there waiting for this launch would block its chunks).
+// ---------------------------------------------------------------------------------------------
+struct UnifiedResources {
+    Context* context = nullptr;
+    std::mutex mutex;
+    std::vector<cl_command_queue> queues;
+
+    cl_command_queue queue(unsigned slot) {
+        std::lock_guard lock(mutex);
+        if (!queues[slot]) {
+            cl_context c = context->backend(slot);
+            cl_int err = CL_SUCCESS;
+            queues[slot] = BACKEND(c, clCreateCommandQueue)(c, Device::instance()->slots()[slot].device, 0, &err);
+            if (!queues[slot]) fail(CL_OUT_OF_RESOURCES);
+        }
+        return queues[slot];
+    }
+    ~UnifiedResources() {
+        for (cl_command_queue q : queues)
+            if (q) {
+                BACKEND(q, clFinish)(q);
+                BACKEND(q, clReleaseCommandQueue)(q);
+            }
+    }
+};
+
+UnifiedResources& Context::unifiedResources() {
+    std::call_once(unifiedOnce_, [this] {
+        auto* r = new UnifiedResources;
+        r->context = this;
+        r->queues.assign(slotCount(), nullptr);
+        unified_ = std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)>(r, [](UnifiedResources* p) { delete p; });
+    });
+    return *unified_;
+}
+
+namespace {
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void checked(cl_int err) {
+    if (err != CL_SUCCESS) fail(err);
+}
+
+// The two sides of a launch: the "GPU" (preferred slot) takes chunks from the lowest work-groups up,
+// the "CPU" from the highest down.
+enum Side : unsigned { Gpu = 0, Cpu = 1 };
+Side otherSide(Side s) { return s == Gpu ? Cpu : Gpu; }
+
+// Per kernel and global size, the seconds per work-group each side took last time: the next launch
+// starts with chunks of the right proportion instead of probing again.
+struct Speeds {
+    double perGroup[2] = {-1, -1};
+};
+std::mutex speedsMutex;
+std::map<std::string, Speeds>& speedHistory() {
+    static auto* h = new std::map<std::string, Speeds>;
+    return *h;
+}
+std::string speedKey(const std::string& kernel, const LaunchGeometry& l) {
+    std::string k = kernel;
+    for (cl_uint d = 0; d < l.dims; ++d) k += ":" + std::to_string(l.global[d]);
+    return k;
+}
+
+// One split launch, shared by its two side threads.
+struct UnifiedRun {
+    Ref<Context> context;
+    Ref<Kernel> kernel;
+    std::shared_ptr<KernelVariants> variants;
+    std::vector<KernelArg> args;  // keeps the memory objects alive
+    std::string name, key;
+    LaunchGeometry launch;
+    transform::NDRange range;
+    uint64_t groups = 0;
+    unsigned slot[2] = {0, 0};
+    uint64_t minChunk[2] = {1, 1};   // compute units: the smallest chunk that fills the device
+    std::vector<cl_event> before[2];  // backend events each side waits for first (owned)
+    cl_event done = nullptr;          // user event of the GPU slot's context: the launch's event
+    double started = 0, traceStarted = 0;
+
+    // The partition, under `mutex`: work-groups [lo, hi) are not assigned yet.
+    std::mutex mutex;
+    uint64_t lo = 0, hi = 0;
+    bool fixedShare = false;   // HETERO_CPU_SHARE: the CPU takes [floor, groups), the GPU the rest
+    uint64_t floor = 0;
+    bool active[2] = {true, true};  // still taking chunks
+    double seconds[2] = {0, 0};     // time each side spent on its chunks
+    double historyPerGroup[2] = {-1, -1};
+    uint64_t ran[2] = {0, 0};       // work-groups each side ran
+    uint64_t lastChunk[2] = {0, 0};
+    unsigned chunks[2] = {0, 0};
+    cl_int failure = CL_SUCCESS;    // a chunk failed: the launch fails, nobody takes more
+    cl_int leftBehind = CL_SUCCESS; // an enqueue failed and its chunk was handed back
+
+    ~UnifiedRun() {
+        for (auto& list : before)
+            for (cl_event e : list) BACKEND(e, clReleaseEvent)(e);
+        if (done) BACKEND(done, clReleaseEvent)(done);  // only when the launch never started
+    }
+    double perGroup(Side s) const {
+        if (ran[s] > 0) return seconds[s] / double(ran[s]);
+        return historyPerGroup[s];
+    }
+};
+
+// How many work-groups `side` takes next; 0: none (the rest is left to the other side). Caller
+// holds r.mutex. Guided self-scheduling weighted by measured speed: each takes half of its fair
+// share of what is left, so chunks shrink towards the meeting point and both finish together.
+uint64_t nextChunk(const UnifiedRun& r, Side side) {
+    const uint64_t left = r.hi - r.lo;
+    if (left == 0 || r.failure != CL_SUCCESS) return 0;
+    const Side other = otherSide(side);
+    if (!r.active[other]) return left;  // alone now: everything that is left
+    if (chaos::on()) return 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(left, 1u << 20)));
+    if (r.fixedShare) {
+        if (side == Gpu) return r.lo < r.floor ? std::min(r.floor, r.hi) - r.lo : 0;
+        return r.hi > r.floor ? r.hi - std::max(r.floor, r.lo) : 0;
+    }
+    const double mine = r.perGroup(side), theirs = r.perGroup(other);
+    uint64_t n;
+    if (mine < 0) {
+        n = r.minChunk[side];  // first chunk: a probe that just fills the device
+    } else if (theirs < 0) {
+        n = std::max(r.minChunk[side], 2 * r.lastChunk[side]);  // the other is still probing: grow
+    } else {
+        double share = theirs / (mine + theirs);  // my part of the combined throughput
+        n = std::max<uint64_t>(r.minChunk[side], static_cast<uint64_t>(std::ceil(double(left) * share / 2)));
+        // Never take a chunk that would end after the other device could have done all that is left.
+        double limit = mine > 0 ? double(left) * theirs / mine : double(left);
+        if (double(n) >= limit) n = limit > 1 ? static_cast<uint64_t>(std::ceil(limit)) - 1 : 0;
+    }
+    return std::min(n, left);
+}
+
+void setExtra(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
+    for (size_t i = 0; i < extra.size(); ++i)
+        checked(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
+}
+
+bool failed(cl_event e) {
+    cl_int st = CL_COMPLETE;
+    BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    return st < 0;
+}
+
+// One side: chunks from its end until nothing is left for it.
+void runSide(UnifiedRun& r, Side side) {
+    const unsigned slot = r.slot[side];
+    const trace::Lane lane{static_cast<int>(slot), "chunks"};
+    auto stop = [&](cl_int failure) {
+        std::lock_guard lock(r.mutex);
+        if (failure != CL_SUCCESS && r.failure == CL_SUCCESS) r.failure = failure;
+        r.active[side] = false;
+    };
+    try {
+        cl_command_queue queue = r.context->unifiedResources().queue(slot);
+        cl_kernel chunkKernel = r.variants->chunk[slot];
+        const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
+        // What the launch waited for (earlier writes, the command's wait list on this slot).
+        auto& before = r.before[side];
+        if (!before.empty() && BACKEND(before[0], clWaitForEvents)(static_cast<cl_uint>(before.size()), before.data()) != CL_SUCCESS)
+            return stop(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        chaos::delay(10000);  // test knob: one side starts late (or not)
+        for (;;) {
+            chaos::delay(2000);
+            uint64_t begin, end;
+            {
+                std::lock_guard lock(r.mutex);
+                uint64_t n = nextChunk(r, side);
+                if (n == 0) {
+                    r.active[side] = false;
+                    return;
+                }
+                if (side == Gpu) {
+                    begin = r.lo;
+                    end = r.lo += n;
+                } else {
+                    end = r.hi;
+                    begin = r.hi -= n;
+                }
+                r.lastChunk[side] = n;
+            }
+            const double t0 = now(), traceBegin = trace::enabled() ? trace::now() : 0;
+            cl_event last = nullptr;
+            unsigned enqueued = 0;
+            cl_int error = CL_SUCCESS;
+            try {
+                std::lock_guard lock(r.variants->mutex);
+                r.kernel->applyArgs(chunkKernel, slot, r.args);
+                for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
+                    setExtra(chunkKernel, numArgs, sl.extraArgs);
+                    cl_event e = nullptr;
+                    checked(BACKEND(queue, clEnqueueNDRangeKernel)(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local,
+                                                                  0, nullptr, &e));
+                    if (last) BACKEND(last, clReleaseEvent)(last);
+                    last = e;
+                    ++enqueued;
+                }
+            } catch (const Error& e) {
+                error = e.code;
+            }
+            if (error != CL_SUCCESS && enqueued == 0) {
+                // Nothing of the chunk runs: hand it back for the other side, and leave.
+                HETERO_LOG(Warn, "split launch of %s: slot %u refused a chunk (%s); the other device takes over",
+                           r.name.c_str(), slot, errorName(error));
+                std::lock_guard lock(r.mutex);
+                if (side == Gpu)
+                    r.lo = begin;  // only this side moves lo, so lo is still `end`
+                else
+                    r.hi = end;
+                r.leftBehind = error;
+                r.active[side] = false;
+                return;
+            }
+            // The in-order queue: the last sub-launch done means the whole chunk is.
+            if (last) {
+                if (BACKEND(last, clWaitForEvents)(1, &last) != CL_SUCCESS || failed(last)) error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+                BACKEND(last, clReleaseEvent)(last);
+            }
+            if (error != CL_SUCCESS) return stop(error);  // part of the chunk may have run: the launch fails
+            const double t1 = now();
+            if (trace::enabled())
+                trace::span(lane, r.name, traceBegin, trace::now(),
+                            {trace::num("first", double(begin)), trace::num("last", double(end - 1))});
+            std::lock_guard lock(r.mutex);
+            r.seconds[side] += t1 - t0;
+            r.ran[side] += end - begin;
+            ++r.chunks[side];
+        }
+    } catch (const Error& e) {
+        stop(e.code);
+    } catch (const std::exception&) {
+        stop(CL_OUT_OF_HOST_MEMORY);
+    }
+}
+
+// After both sides: history, counters, trace, log; then the launch's event completes.
+void finish(std::unique_ptr<UnifiedRun> run) {
+    UnifiedRun& r = *run;
+    const double seconds = now() - r.started;
+    cl_int result = r.failure;
+    if (result == CL_SUCCESS && r.lo < r.hi) result = r.leftBehind != CL_SUCCESS ? r.leftBehind : CL_OUT_OF_RESOURCES;
+    if (result == CL_SUCCESS && r.ran[Gpu] + r.ran[Cpu] != r.groups) {  // never: every group exactly once
+        HETERO_LOG(Error, "split launch of %s: %llu + %llu work-groups ran of %llu", r.name.c_str(),
+                   (unsigned long long)r.ran[Gpu], (unsigned long long)r.ran[Cpu], (unsigned long long)r.groups);
+        result = CL_OUT_OF_RESOURCES;
+    }
+    if (result == CL_SUCCESS) {
+        recordSplitLaunch(r.name, r.launch, seconds);
+        std::lock_guard lock(speedsMutex);
+        Speeds& s = speedHistory()[r.key];
+        for (Side side : {Gpu, Cpu})
+            if (r.ran[side] > 0) s.perGroup[side] = r.seconds[side] / double(r.ran[side]);
+    }
+    counters::add(counters::LaunchesSplitUnified);
+    counters::add(counters::WorkGroupsTotal, r.groups);
+    counters::add(counters::WorkGroupsCpu, r.ran[Cpu]);
+    if (trace::enabled())
+        trace::span({trace::kHost, "launches"}, r.name, r.traceStarted, trace::now(),
+                    {trace::num("work_groups", double(r.groups)), trace::num("cpu_work_groups", double(r.ran[Cpu])),
+                     trace::num("split", 1), trace::str("memory", "unified")});
+    HETERO_LOG(Info, "split %s (unified): %llu work-groups, CPU did %llu (%.1f%%) in %u chunks, GPU %u chunks, 0 bytes moved, %.3f ms%s",
+               r.name.c_str(), (unsigned long long)r.groups, (unsigned long long)r.ran[Cpu],
+               r.groups ? 100.0 * double(r.ran[Cpu]) / double(r.groups) : 0.0, r.chunks[Cpu], r.chunks[Gpu], seconds * 1e3,
+               result == CL_SUCCESS ? "" : ", failed");
+    cl_event done = r.done;
+    r.done = nullptr;
+    // Let go of the context, kernel and memory objects before the launch is seen complete, so that an
+    // application releasing everything then sees its objects go at once.
+    run.reset();
+    BACKEND(done, clSetUserEventStatus)(done, result == CL_SUCCESS ? CL_COMPLETE : result);
+    BACKEND(done, clReleaseEvent)(done);
+}
+
+cl_uint computeUnits(unsigned slot) {
+    cl_uint units = 1;
+    cl_device_id d = Device::instance()->slots()[slot].device;
+    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    return std::max(1u, units);
+}
+
+}  // namespace
+
+SplitDecision unifiedSplitDecision(SplitDecision decision, const Kernel& kernel, const std::vector<KernelArg>& args) {
+    if (!decision.split) return decision;
+    for (const auto& a : args)
+        if (a.mem && !a.mem->storage().unified()) {
+            decision.split = false;
+            decision.why = "a memory argument keeps a copy per device (an image, or a misaligned CL_MEM_USE_HOST_PTR)";
+            return decision;
+        }
+    const auto& kv = kernel.variants();
+    if (!kv->chunk[decision.gpuSlot] || !kv->chunk[decision.cpuSlot]) {
+        decision.split = false;
+        decision.why = "the chunk variant is missing on a slot";
+    }
+    return decision;
+}
+
+cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
+                            const LaunchGeometry& launch, const SplitDecision& decision) {
+    auto run = std::make_unique<UnifiedRun>();
+    UnifiedRun& r = *run;
+    r.context = Ref<Context>(kernel.context());
+    r.kernel = Ref<Kernel>(&kernel);
+    r.variants = kernel.variants();
+    r.args = args;
+    r.name = kernel.name();
+    r.key = speedKey(r.name, launch);
+    r.launch = launch;
+    r.started = now();
+    r.traceStarted = trace::enabled() ? trace::now() : 0;
+    r.slot[Gpu] = decision.gpuSlot;
+    r.slot[Cpu] = decision.cpuSlot;
+    r.range = resolveSplitRange(r.launch, kernel.maxWorkGroupSize());
+    r.groups = r.range.numGroups();
+    r.hi = r.groups;
+    const double share = configuredCpuShare();
+    r.fixedShare = share > 0;
+    r.floor = r.fixedShare ? r.groups - static_cast<uint64_t>(std::llround(share * double(r.groups))) : 0;
+    for (Side side : {Gpu, Cpu}) r.minChunk[side] = computeUnits(r.slot[side]);
+    {
+        std::lock_guard lock(speedsMutex);
+        auto it = speedHistory().find(r.key);
+        if (it != speedHistory().end())
+            for (Side side : {Gpu, Cpu}) r.historyPerGroup[side] = it->second.perGroup[side];
+    }
+
+    cl_context gpuContext = r.context->backend(r.slot[Gpu]);
+    cl_int err = CL_SUCCESS;
+    r.done = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &err);
+    if (!r.done) fail(CL_OUT_OF_RESOURCES);
+
+    // Every storage once, locked in address order (sub-buffers share their root's storage).
+    std::vector<Storage*> storages, written;
+    for (const auto& a : args)
+        if (a.mem) {
+            storages.push_back(&a.mem->storage());
+            if (!(a.mem->flags() & CL_MEM_READ_ONLY)) written.push_back(&a.mem->storage());
+        }
+    for (auto* v : {&storages, &written}) {
+        std::sort(v->begin(), v->end());
+        v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (Storage* s : storages) locks.emplace_back(s->mutex);
+    // Nothing moves (one copy); each side waits for the writes still running before its first chunk.
+    std::vector<cl_event> waits[2] = {sub.waitList, {}};
+    for (Storage* s : storages)
+        for (Side side : {Gpu, Cpu}) s->makeFresh(r.slot[side], sub.queue, waits[side]);
+    for (const auto& a : args)  // the backend objects exist before the side threads use them
+        if (a.mem)
+            for (Side side : {Gpu, Cpu}) a.mem->backendMem(r.slot[side]);
+    for (Side side : {Gpu, Cpu})
+        for (cl_event e : waits[side]) {
+            BACKEND(e, clRetainEvent)(e);
+            r.before[side].push_back(e);
+        }
+    // The launch's writes are ready when both sides are done; other slots get a bridge of `done`.
+    for (Storage* s : written) s->wroteOn(r.slot[Gpu], r.done);
+    locks.clear();
+
+    cl_event forCommand = r.done;
+    BACKEND(forCommand, clRetainEvent)(forCommand);  // one for the command, one for the engine
+    try {
+        std::thread([run = std::move(run)]() mutable {
+            std::thread cpu;
+            try {
+                cpu = std::thread([&r = *run] { runSide(r, Cpu); });
+            } catch (const std::exception&) {
+                std::lock_guard lock(run->mutex);
+                run->active[Cpu] = false;  // the GPU side does everything
+            }
+            runSide(*run, Gpu);
+            if (cpu.joinable()) cpu.join();
+            finish(std::move(run));
+        }).detach();
+    } catch (const std::exception&) {
+        // No thread (the run, with the engine's reference, is gone): the launch fails; its writes
+        // were recorded, so their event must still complete.
+        BACKEND(forCommand, clSetUserEventStatus)(forCommand, CL_OUT_OF_RESOURCES);
+    }
+    return forCommand;
+}
+
+}  // namespace hetero
