@@ -24,6 +24,8 @@ FIXED_COLOURS = {
     "hetero-gpu": (152, 223, 138),
     "hetero-cpu": (158, 190, 230),
     "hetero": (214, 39, 40),
+    "hetero-discrete": (148, 103, 189),
+    "hetero-unified": (23, 190, 207),
 }
 
 

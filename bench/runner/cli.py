@@ -41,7 +41,7 @@ def parse_args(argv):
                              "(default 2)")
     parser.add_argument("--configs", default="default",
                         help="comma-separated configurations or groups (default: %s; groups: "
-                             "all, native, static, hetero-all; e.g. static-0.3)"
+                             "all, native, static, hetero-all, memory; e.g. static-0.3)"
                              % configs_module.DEFAULT_SELECTION)
     parser.add_argument("--out", default=None, help="output folder (default "
                         "<build>/bench-results)")
@@ -127,7 +127,7 @@ def availability(config_list, build_dir, base_env):
             continue
         # Hetero held to one kind of device needs that device natively.
         held = c.env.get("HETERO_DEVICES")
-        if held and not has_device(native, "", held, exclude="hetero"):
+        if held in ("gpu", "cpu") and not has_device(native, "", held, exclude="hetero"):
             reasons[c.name] = "no native %s device for HETERO_DEVICES=%s" % (held, held)
             continue
         env = c.environment(base_env, build_dir)

@@ -11,6 +11,8 @@ backends in /etc/OpenCL/vendors or HETERO_BACKENDS.
 import os
 
 STATIC_SHARES = tuple(round(0.1 * i, 1) for i in range(11))
+MEMORY_MODELS = ("discrete", "unified")
+MEMORY_PAIR = "pocl:0,pocl:0"
 
 
 class Config:
@@ -76,6 +78,15 @@ def all_configs():
                               env={"HETERO_CPU_SHARE": "%.1f" % share}, share=share))
     configs.append(Config("hetero", "Hetero adaptive split (no knobs set)", "Hetero", "all",
                           hetero=True))
+    # Unified against discrete memory on one device pair that shares host memory (two PoCL slots),
+    # every launch split: the FluidiCL engine (copies, merges) against exclusive partitioning.
+    for model in MEMORY_MODELS:
+        configs.append(Config("hetero-" + model,
+                              "Hetero split in %s memory (HETERO_MEMORY=%s, HETERO_DEVICES=%s, "
+                              "HETERO_SPLIT=always)" % (model, model, MEMORY_PAIR),
+                              "Hetero", "all", hetero=True,
+                              env={"HETERO_MEMORY": model, "HETERO_DEVICES": MEMORY_PAIR,
+                                   "HETERO_SPLIT": "always"}))
     return configs
 
 
@@ -94,6 +105,7 @@ def select(spec):
         "native": ["native-gpu", "native-cpu"],
         "static": [static_name(s) for s in STATIC_SHARES],
         "hetero-all": [c.name for c in known if c.hetero],
+        "memory": ["hetero-" + m for m in MEMORY_MODELS],
     }
     wanted = set()
     pending = [part.strip() for part in spec.split(",") if part.strip()]

@@ -99,6 +99,10 @@ def check_configs(c):
             and static.get("HETERO_CPU_SHARE") == "0.3", "a static split's environment")
     c.check(by_name["hetero"].environment(base, "/b").get("HETERO_CPU_SHARE") is None,
             "adaptive Hetero gets no inherited share")
+    unified = by_name["hetero-unified"].environment(base, "/b")
+    c.check(unified.get("HETERO_MEMORY") == "unified" and unified.get("HETERO_SPLIT") == "always"
+            and [x.name for x in configs.select("memory")] == ["hetero-discrete", "hetero-unified"],
+            "the memory-model pair forces the model and splits every launch")
 
 
 def check_png_and_chart(c):
