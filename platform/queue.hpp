@@ -22,6 +22,8 @@ public:
 
     Context* context() const { return context_.get(); }
     cl_command_queue_properties flags() const { return flags_; }
+    // A number naming the queue in the trace ("queue 3"), unique in the process.
+    unsigned id() const { return id_; }
     bool outOfOrder() const { return flags_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
     bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
 
@@ -34,7 +36,7 @@ public:
 
     // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
     // Returns the event (retained for the caller).
-    Ref<Event> enqueue(cl_command_type type, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+    Ref<Event> enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                        std::function<cl_event(Submission&)> submit, bool isBarrier = false);
 
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
@@ -54,6 +56,7 @@ private:
     bool trySubmit(Command& c, bool mayBlock);
 
     Ref<Context> context_;
+    unsigned id_ = 0;
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
