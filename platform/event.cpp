@@ -8,6 +8,7 @@
 #include "platform/trace.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <unordered_map>
 
 namespace hetero {
@@ -187,13 +188,16 @@ void Event::setTraceLabel(std::string detail, uint64_t bytes, TraceHook alsoTrac
 
 void Event::traceSpan(cl_int status) {
     double end = trace::now();
+    double begin = queue_ ? queue_->traceStart(trace_.slot, trace_.begin, end) : trace_.begin;
     std::vector<trace::Arg> args;
     if (trace_.bytes) args.push_back(trace::num("bytes", static_cast<double>(trace_.bytes)));
+    // How long it sat behind the commands ahead of it after its submission.
+    args.push_back(trace::num("queued_us", std::round(begin - trace_.begin)));
     if (status < 0) args.push_back(trace::num("status", status));
     std::string name = commandName(type_);
     if (!trace_.detail.empty()) name += " " + trace_.detail;
-    trace::span({trace_.slot, "queue " + std::to_string(queueId_)}, name, trace_.begin, end, std::move(args));
-    if (trace_.also) trace_.also(trace_.slot, trace_.begin, end, status);
+    trace::span({trace_.slot, "queue " + std::to_string(queueId_)}, name, begin, end, std::move(args));
+    if (trace_.also) trace_.also(trace_.slot, begin, end, status);
     trace_ = {};
 }
 

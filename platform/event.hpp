@@ -45,8 +45,9 @@ public:
     // `alsoTrace` draws more of the command when it completes (a launch's span on "launches").
     using TraceHook = std::function<void(int slot, double beginUs, double endUs, cl_int status)>;
     void setTraceLabel(std::string detail, uint64_t bytes, TraceHook alsoTrace);
-    // The command is being submitted to `slot` (or the host): its span in the trace starts now and
-    // ends when the event completes, on lane {slot, "queue <n>"}.
+    // The command is being submitted to `slot` (or the host). Its span in the trace, on lane
+    // {slot, "queue <n>"}, ends when the event completes and starts at the later of now and the
+    // completion of the command ahead of it on that backend queue (Queue::traceStart).
     void submitting(int slot);
 
     // Blocks until complete; returns the final status.

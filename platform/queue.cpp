@@ -181,6 +181,14 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
     return true;
 }
 
+double Queue::traceStart(int slot, double submitted, double completed) {
+    std::lock_guard lock(traceMutex_);
+    double& last = traceLastEnd_[slot];
+    double start = std::min(completed, std::max(submitted, last));
+    last = std::max(last, completed);
+    return start;
+}
+
 void Queue::flush() {
     // Commands reach the backends as soon as their dependencies allow, and backend queues are
     // flushed after every submission; what is still pending is in the scheduler's hands.

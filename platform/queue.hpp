@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -44,6 +45,12 @@ public:
     // Returns true if commands are still pending. Called by enqueue() and by the Scheduler.
     bool submitReady(bool mayBlock);
 
+    // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
+    // `completed` (trace::now() values): when it could start running, i.e. not before the command
+    // ahead of it on the same in-order backend queue completed. Drawn from its submission, the
+    // commands of a pipelined queue would overlap each other by hundreds.
+    double traceStart(int slot, double submitted, double completed);
+
     void flush();
     cl_int finish();
     cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
@@ -61,6 +68,8 @@ private:
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
     std::mutex backendMutex_;
+    std::mutex traceMutex_;
+    std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
 
     std::mutex submitMutex_;         // one thread submits for this queue at a time
     std::mutex mutex_;               // guards everything below
