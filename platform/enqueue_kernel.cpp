@@ -111,17 +111,20 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
             return a;
         };
         auto timing = std::make_shared<double>(0);
-        // A launch run whole is counted here and drawn on the trace's "launches" lane when it
-        // completes; the split engine counts and draws its own.
+        // A launch run whole is counted at submission and, when tracing, drawn on the "launches"
+        // lane when it completes; the split engine counts and draws its own.
         struct Whole {
             uint64_t workGroups = 0, cpuWorkGroups = 0;
             bool submitted = false;
         };
         auto whole = std::make_shared<Whole>();
-        CommandLabel what(type, k->name());
-        what.alsoTrace = [whole, name = k->name()](int slot, double begin, double end, cl_int) {
-            if (whole->submitted) traceLaunch(name, slot, whole->workGroups, whole->cpuWorkGroups, false, begin, end);
-        };
+        CommandLabel what(type);
+        if (trace::enabled()) {
+            what.detail = k->name();
+            what.alsoTrace = [whole, name = k->name()](int slot, double begin, double end, cl_int) {
+                if (whole->submitted) traceLaunch(name, slot, whole->workGroups, whole->cpuWorkGroups, false, begin, end);
+            };
+        }
         auto ev = queue->enqueue(
             std::move(what), std::move(deps), [keep] { return chooseSlot(*keep); },
             [keep, args, launch, accesses, timing, whole](Submission& sub) -> cl_event {
