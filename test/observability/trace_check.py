@@ -80,8 +80,9 @@ def check_trace(path, slots, stderr):
                    and e["ts"] >= 0 and e["dur"] >= 0, "span has ts >= 0 and dur >= 0: %s" % e)
         check(key in threads, "span's thread is named: %s" % e)
         check(key[0] in processes, "span's process is named: %s" % e)
-        if ok:
-            by_thread.setdefault(key, []).append((e["ts"], e["ts"] + e["dur"]))
+        if ok:  # in whole nanoseconds, as written: float sums would make touching spans overlap
+            begin = round(e["ts"] * 1000)
+            by_thread.setdefault(key, []).append((begin, begin + round(e["dur"] * 1000)))
     for key, intervals in by_thread.items():
         check(properly_nested(intervals), "spans of %s (%s) are disjoint or nested" % (
             key, threads.get(key)))
@@ -116,6 +117,14 @@ def check_trace(path, slots, stderr):
     check(any(e["name"] == "MapBuffer" for e in queue_spans), "a MapBuffer span")
     check(all(processes.get(e["pid"], "").startswith("slot ") for e in kernel_spans),
           "kernel commands are drawn on their slot")
+    # A queue's commands are drawn from when they could start, so they do not overlap: a lane
+    # spilling into many rows means every pipelined command is drawn from its submission again.
+    rows = {}
+    for (pid, tid), name in threads.items():
+        base = re.sub(r" \(\d+\)$", "", name)
+        if base.startswith("queue "):
+            rows[(pid, base)] = rows.get((pid, base), 0) + 1
+    check(all(n <= 3 for n in rows.values()), "queue lanes keep to a few rows (%s)" % rows)
     queues = {lane(e) for e in queue_spans}
     check(len(queues) >= 5, "the five queues have lanes (%s)" % sorted(queues))
     migrations = [e for e in spans if lane(e) == "migrations"]
