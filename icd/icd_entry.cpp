@@ -1,19 +1,17 @@
 // The only functions Hetero exports (see hetero.map): what an ICD loader looks up by name.
 // clIcdGetPlatformIDsKHR and clGetPlatformInfo are defined in platform/platform.cpp.
 #include "platform/api.hpp"
+#include "platform/counters.hpp"
 #include "platform/platform.hpp"
 
 #include <cstring>
-
-// Hetero's extension (CL/cl_ext_hetero.h).
-cl_int CL_API_CALL clGetHeteroCountersEXT(cl_platform_id platform, cl_uint count, cl_ulong* values, cl_uint* count_ret);
 
 namespace {
 struct Named {
     const char* name;
     void* function;
 };
-// Extension functions reachable by name (cl_khr_icd's own entry point).
+// Extension functions reachable by name: cl_khr_icd's own entry point, and cl_hetero_counters'.
 const Named kExtensionFunctions[] = {
     {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&clIcdGetPlatformIDsKHR)},
     {"clGetHeteroCountersEXT", reinterpret_cast<void*>(&clGetHeteroCountersEXT)},

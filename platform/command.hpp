@@ -4,7 +4,9 @@
 
 #include "platform/event.hpp"
 
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace hetero {
@@ -19,6 +21,17 @@ struct Submission {
     int slot;
     cl_command_queue backendQueue;   // nullptr for the host slot
     std::vector<cl_event> waitList;  // borrowed; valid during submit()
+};
+
+// What a command is: its type (for its event), and for its span in the trace (HETERO_TRACE) a
+// detail after the type's name (a kernel's name) and the bytes it moves, when known.
+struct CommandLabel {
+    CommandLabel(cl_command_type type, std::string detail = {}, uint64_t bytes = 0)
+        : type(type), detail(std::move(detail)), bytes(bytes) {}
+    cl_command_type type;
+    std::string detail;
+    uint64_t bytes;
+    Event::TraceHook alsoTrace;  // more to draw when the command completes (Event::setTraceLabel)
 };
 
 struct Command {

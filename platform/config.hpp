@@ -4,6 +4,7 @@
 //   devices       HETERO_DEVICES     which backend devices the virtual device wraps (see devices/selection.hpp)
 //   run_on        HETERO_RUN_ON      where unsplit launches run: gpu (default), cpu, <slot number>, alternate
 //   backends      HETERO_BACKENDS    explicit list of vendor ICD libraries (':' or ',' separated)
+//   trace         HETERO_TRACE       file for a Chrome-trace JSON timeline (platform/trace.hpp)
 #pragma once
 
 #include <optional>

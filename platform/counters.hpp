@@ -25,5 +25,10 @@ enum Counter : unsigned {
 
 void add(Counter c, uint64_t amount = 1);
 uint64_t get(Counter c);
+// The counter's name in the log, the trace and the bench runner: "bytes_host_to_device", ...
+const char* name(Counter c);
 
 }  // namespace hetero::counters
+
+// The extension function (cl_ext_hetero.h), reached through clGetExtensionFunctionAddress*.
+cl_int CL_API_CALL clGetHeteroCountersEXT(cl_platform_id platform, cl_uint count, cl_ulong* values, cl_uint* count_ret);

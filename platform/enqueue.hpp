@@ -120,7 +120,7 @@ inline void* enqueueMap(Queue* queue, Mem* m, cl_command_type type, std::vector<
     bool skipRead = (flags & CL_MAP_WRITE_INVALIDATE_REGION) && invalidatesAll;
     Ref<Mem> keep(m);
     m->addMapping(ptr, {flags, offset, size});
-    auto ev = queue->enqueue(type, std::move(deps), [] { return kHostSlot; }, [keep, skipRead](Submission& sub) -> cl_event {
+    auto ev = queue->enqueue({type, {}, size}, std::move(deps), [] { return kHostSlot; }, [keep, skipRead](Submission& sub) -> cl_event {
         if (!skipRead) {
             std::lock_guard lock(keep->storage().mutex);
             keep->storage().makeHostFresh(sub.queue);

@@ -88,7 +88,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         auto ev = queue->enqueue(
-            CL_COMMAND_READ_BUFFER, std::move(deps), [keep] { return placeReading(keep.get()); },
+            {CL_COMMAND_READ_BUFFER, {}, size}, std::move(deps), [keep] { return placeReading(keep.get()); },
             [keep, offset, size, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
@@ -123,7 +123,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         // Unified memory: the host writes into the one allocation (once earlier writes are done).
         bool onHost = m->storage().unified();
         auto ev = queue->enqueue(
-            CL_COMMAND_WRITE_BUFFER, std::move(deps),
+            {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
             [keep, whole, offset, size, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
@@ -163,7 +163,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
         Ref<Mem> keepSrc(src), keepDst(dst);
         bool whole = coversStorage(dst, dst_offset, size);
         auto ev = queue->enqueue(
-            CL_COMMAND_COPY_BUFFER, std::move(deps),
+            {CL_COMMAND_COPY_BUFFER, {}, size}, std::move(deps),
             [keepSrc, keepDst, whole] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, whole}}); },
             [keepSrc, keepDst, whole, src_offset, dst_offset, size](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
@@ -196,7 +196,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
         std::vector<unsigned char> bytes(static_cast<const unsigned char*>(pattern),
                                          static_cast<const unsigned char*>(pattern) + pattern_size);
         auto ev = queue->enqueue(
-            CL_COMMAND_FILL_BUFFER, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            {CL_COMMAND_FILL_BUFFER, {}, size}, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
             [keep, whole, bytes, offset, size](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
@@ -231,7 +231,9 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         auto ev = queue->enqueue(
-            toBuffer ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, std::move(deps),
+            {cl_command_type(toBuffer ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT), {},
+             b.region[0] * b.region[1] * b.region[2]},
+            std::move(deps),
             [keep, toBuffer] { return placeFor({{keep.get(), toBuffer, false}}); },
             [keep, toBuffer, b, h, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
@@ -295,7 +297,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keepSrc(src), keepDst(dst);
         auto ev = queue->enqueue(
-            CL_COMMAND_COPY_BUFFER_RECT, std::move(deps),
+            {CL_COMMAND_COPY_BUFFER_RECT, {}, s.region[0] * s.region[1] * s.region[2]}, std::move(deps),
             [keepSrc, keepDst] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, false}}); },
             [keepSrc, keepDst, s, d](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, false}},
@@ -344,7 +346,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
         require(m->takeMapping(mapped_ptr, mapping), CL_INVALID_VALUE);
         bool wrote = mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
         Ref<Mem> keep(m);
-        auto ev = queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, std::move(deps), [] { return kHostSlot; },
+        auto ev = queue->enqueue({CL_COMMAND_UNMAP_MEM_OBJECT, {}, mapping.size}, std::move(deps), [] { return kHostSlot; },
                                  [keep, wrote](Submission&) -> cl_event {
                                      if (wrote) {
                                          std::lock_guard lock(keep->storage().mutex);
@@ -369,8 +371,10 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         bool toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
         bool undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+        uint64_t bytes = 0;
+        for (auto& m : mems) bytes += m->size();
         auto ev = queue->enqueue(
-            CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(deps),
+            {CL_COMMAND_MIGRATE_MEM_OBJECTS, {}, bytes}, std::move(deps),
             [toHost] { return toHost ? kHostSlot : static_cast<int>(Backends::instance().primarySlot()); },
             [mems, undefined](Submission& sub) -> cl_event {
                 if (undefined) return sub.slot == kHostSlot ? nullptr : [&] {

@@ -23,6 +23,11 @@ bool coversImage(Mem* image, const size_t* origin, const size_t* region) {
     return true;
 }
 
+// The bytes of `region` of an image, for the trace.
+size_t regionBytes(Mem* image, const size_t* region) {
+    return region[0] * region[1] * region[2] * image->storage().image().elementSize;
+}
+
 struct Box {
     size_t origin[3], region[3];
 };
@@ -45,7 +50,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         Box b = box(origin, region);
-        auto ev = queue->enqueue(CL_COMMAND_READ_IMAGE, std::move(deps), [keep] { return placeFor({{keep.get(), false, false}}); },
+        auto ev = queue->enqueue({CL_COMMAND_READ_IMAGE, {}, regionBytes(m, region)}, std::move(deps), [keep] { return placeFor({{keep.get(), false, false}}); },
                                  [keep, b, row_pitch, slice_pitch, ptr](Submission& sub) -> cl_event {
                                      return submitWith(sub, {{keep.get(), false, false}}, [&](std::vector<cl_event>& wait) {
                                          cl_event e = nullptr;
@@ -74,7 +79,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
         Box b = box(origin, region);
         bool whole = coversImage(m, origin, region);
         auto ev = queue->enqueue(
-            CL_COMMAND_WRITE_IMAGE, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            {CL_COMMAND_WRITE_IMAGE, {}, regionBytes(m, region)}, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
             [keep, b, whole, input_row_pitch, input_slice_pitch, ptr](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keep.get(), true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
@@ -115,7 +120,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
         Box s = box(src_origin, region), d = box(dst_origin, region);
         bool whole = coversImage(dst, dst_origin, region) && src != dst;
         auto ev = queue->enqueue(
-            CL_COMMAND_COPY_IMAGE, std::move(deps),
+            {CL_COMMAND_COPY_IMAGE, {}, regionBytes(src, region)}, std::move(deps),
             [keepSrc, keepDst, whole] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, whole}}); },
             [keepSrc, keepDst, s, d, whole](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
@@ -146,7 +151,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
         std::vector<unsigned char> color(static_cast<const unsigned char*>(fill_color),
                                          static_cast<const unsigned char*>(fill_color) + 16);
         auto ev = queue->enqueue(
-            CL_COMMAND_FILL_IMAGE, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
+            {CL_COMMAND_FILL_IMAGE, {}, regionBytes(m, region)}, std::move(deps), [keep, whole] { return placeFor({{keep.get(), true, whole}}); },
             [keep, b, whole, color](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keep.get(), true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
@@ -175,7 +180,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
         Ref<Mem> keepSrc(src), keepDst(dst);
         Box s = box(src_origin, region);
         auto ev = queue->enqueue(
-            CL_COMMAND_COPY_IMAGE_TO_BUFFER, std::move(deps),
+            {CL_COMMAND_COPY_IMAGE_TO_BUFFER, {}, bytes}, std::move(deps),
             [keepSrc, keepDst] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, false}}); },
             [keepSrc, keepDst, s, dst_offset](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, false}},
@@ -207,7 +212,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
         Box d = box(dst_origin, region);
         bool whole = coversImage(dst, dst_origin, region);
         auto ev = queue->enqueue(
-            CL_COMMAND_COPY_BUFFER_TO_IMAGE, std::move(deps),
+            {CL_COMMAND_COPY_BUFFER_TO_IMAGE, {}, bytes}, std::move(deps),
             [keepSrc, keepDst, whole] { return placeFor({{keepSrc.get(), false, false}, {keepDst.get(), true, whole}}); },
             [keepSrc, keepDst, d, whole, src_offset](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},

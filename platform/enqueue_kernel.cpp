@@ -5,6 +5,7 @@
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
 #include "platform/kernel.hpp"
+#include "platform/launch_stats.hpp"
 #include "platform/log.hpp"
 #include "platform/split.hpp"
 #include "platform/split_unified.hpp"
@@ -112,9 +113,23 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
             return a;
         };
         auto timing = std::make_shared<double>(0);
+        // A launch run whole is counted at submission and, when tracing, drawn on the "launches"
+        // lane when it completes; the split engine counts and draws its own.
+        struct Whole {
+            uint64_t workGroups = 0, cpuWorkGroups = 0;
+            bool submitted = false;
+        };
+        auto whole = std::make_shared<Whole>();
+        CommandLabel what(type);
+        if (trace::enabled()) {
+            what.detail = k->name();
+            what.alsoTrace = [whole, name = k->name()](int slot, double begin, double end, cl_int) {
+                if (whole->submitted) traceLaunch(name, slot, whole->workGroups, whole->cpuWorkGroups, false, begin, end);
+            };
+        }
         auto ev = queue->enqueue(
-            type, std::move(deps), [keep] { return chooseSlot(*keep); },
-            [keep, args, launch, accesses, timing](Submission& sub) -> cl_event {
+            std::move(what), std::move(deps), [keep] { return chooseSlot(*keep); },
+            [keep, args, launch, accesses, timing, whole](Submission& sub) -> cl_event {
                 SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
                 if (keep->context()->memoryModel() == MemoryModel::Unified) {
                     decision = unifiedSplitDecision(decision, *keep, args);
@@ -122,7 +137,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                 }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
                 *timing = hostNanoseconds() * 1e-9;
-                return submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
+                cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
                         check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, wait.size(),
@@ -137,6 +152,11 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                         launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
+                whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
+                whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
+                whole->submitted = true;
+                countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+                return done;
             });
         // Unsplit launches feed the history that decides whether splitting this kernel pays.
         if (k->variants())

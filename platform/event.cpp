@@ -5,8 +5,10 @@
 #include "platform/error.hpp"
 #include "platform/info.hpp"
 #include "platform/queue.hpp"
+#include "platform/trace.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <unordered_map>
 
 namespace hetero {
@@ -34,6 +36,43 @@ struct Waiting {
 Waiting& waiting() {
     static Waiting* w = new Waiting;  // never destroyed: callbacks may come during exit
     return *w;
+}
+
+// A command's name in the trace: its type without CL_COMMAND_, in the trace's CamelCase.
+const char* commandName(cl_command_type type) {
+    switch (type) {
+    case CL_COMMAND_NDRANGE_KERNEL: return "NDRangeKernel";
+    case CL_COMMAND_TASK: return "Task";
+    case CL_COMMAND_NATIVE_KERNEL: return "NativeKernel";
+    case CL_COMMAND_READ_BUFFER: return "ReadBuffer";
+    case CL_COMMAND_WRITE_BUFFER: return "WriteBuffer";
+    case CL_COMMAND_COPY_BUFFER: return "CopyBuffer";
+    case CL_COMMAND_READ_IMAGE: return "ReadImage";
+    case CL_COMMAND_WRITE_IMAGE: return "WriteImage";
+    case CL_COMMAND_COPY_IMAGE: return "CopyImage";
+    case CL_COMMAND_COPY_IMAGE_TO_BUFFER: return "CopyImageToBuffer";
+    case CL_COMMAND_COPY_BUFFER_TO_IMAGE: return "CopyBufferToImage";
+    case CL_COMMAND_MAP_BUFFER: return "MapBuffer";
+    case CL_COMMAND_MAP_IMAGE: return "MapImage";
+    case CL_COMMAND_UNMAP_MEM_OBJECT: return "Unmap";
+    case CL_COMMAND_MARKER: return "Marker";
+    case CL_COMMAND_ACQUIRE_GL_OBJECTS: return "AcquireGLObjects";
+    case CL_COMMAND_RELEASE_GL_OBJECTS: return "ReleaseGLObjects";
+    case CL_COMMAND_READ_BUFFER_RECT: return "ReadBufferRect";
+    case CL_COMMAND_WRITE_BUFFER_RECT: return "WriteBufferRect";
+    case CL_COMMAND_COPY_BUFFER_RECT: return "CopyBufferRect";
+    case CL_COMMAND_USER: return "User";
+    case CL_COMMAND_BARRIER: return "Barrier";
+    case CL_COMMAND_MIGRATE_MEM_OBJECTS: return "MigrateMemObjects";
+    case CL_COMMAND_FILL_BUFFER: return "FillBuffer";
+    case CL_COMMAND_FILL_IMAGE: return "FillImage";
+    case CL_COMMAND_SVM_FREE: return "SVMFree";
+    case CL_COMMAND_SVM_MEMCPY: return "SVMMemcpy";
+    case CL_COMMAND_SVM_MEMFILL: return "SVMMemFill";
+    case CL_COMMAND_SVM_MAP: return "SVMMap";
+    case CL_COMMAND_SVM_UNMAP: return "SVMUnmap";
+    default: return "Command";
+    }
 }
 
 void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void*) {
@@ -78,6 +117,7 @@ Event::Event(Context* context, Queue* queue, cl_command_type type)
     : context_(context), queue_(queue), type_(type), status_(queue ? CL_QUEUED : CL_SUBMITTED) {
     if (queue_) {
         queue_->retain();  // held until the event completes (Queue::~Queue needs no cycle breaking)
+        queueId_ = queue_->id();
         profiling_ = queue_->profiling();
         times_[0] = hostNanoseconds();
     }
@@ -139,6 +179,35 @@ bool Event::knownComplete() const {
     return status_ <= CL_COMPLETE;
 }
 
+void Event::setTraceLabel(std::string detail, uint64_t bytes, TraceHook alsoTrace) {
+    std::lock_guard lock(mutex_);
+    trace_.detail = std::move(detail);
+    trace_.bytes = bytes;
+    trace_.also = std::move(alsoTrace);
+}
+
+void Event::traceSpan(cl_int status) {
+    double end = trace::now();
+    double begin = queue_ ? queue_->traceStart(trace_.slot, trace_.begin, end) : trace_.begin;
+    std::vector<trace::Arg> args;
+    if (trace_.bytes) args.push_back(trace::num("bytes", static_cast<double>(trace_.bytes)));
+    // How long it sat behind the commands ahead of it after its submission.
+    args.push_back(trace::num("queued_us", std::round(begin - trace_.begin)));
+    if (status < 0) args.push_back(trace::num("status", status));
+    std::string name = commandName(type_);
+    if (!trace_.detail.empty()) name += " " + trace_.detail;
+    trace::span({trace_.slot, "queue " + std::to_string(queueId_)}, name, begin, end, std::move(args));
+    if (trace_.also) trace_.also(trace_.slot, begin, end, status);
+    trace_ = {};
+}
+
+void Event::submitting(int slot) {
+    if (!trace::enabled()) return;
+    std::lock_guard lock(mutex_);
+    trace_.slot = slot;
+    trace_.begin = trace::now();
+}
+
 void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
     {
         std::unique_lock lock(mutex_);
@@ -172,6 +241,9 @@ void Event::complete(cl_int status) {
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE) return;  // already final
+        // Drawn before the status is final, so that whoever sees it complete (an application about
+        // to exit) finds the span already in the trace.
+        if (trace_.begin >= 0) traceSpan(status);
         cl_ulong start = 0, end = 0;
         bool backendTimes = backendEvent_ && profiling_ && status == CL_COMPLETE &&
             BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&

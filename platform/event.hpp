@@ -6,8 +6,10 @@
 #include "platform/object.hpp"
 
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace hetero {
@@ -38,6 +40,16 @@ public:
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
 
+    // For the trace (HETERO_TRACE): what follows the command type in the span's name (a kernel's
+    // name) and the bytes the command moves; set before submission.
+    // `alsoTrace` draws more of the command when it completes (a launch's span on "launches").
+    using TraceHook = std::function<void(int slot, double beginUs, double endUs, cl_int status)>;
+    void setTraceLabel(std::string detail, uint64_t bytes, TraceHook alsoTrace);
+    // The command is being submitted to `slot` (or the host). Its span in the trace, on lane
+    // {slot, "queue <n>"}, ends when the event completes and starts at the later of now and the
+    // completion of the command ahead of it on that backend queue (Queue::traceStart).
+    void submitting(int slot);
+
     // Blocks until complete; returns the final status.
     cl_int wait();
 
@@ -54,9 +66,11 @@ protected:
 
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
+    void traceSpan(cl_int status);  // with mutex_ held
 
     Ref<Context> context_;
     Queue* queue_;  // retained (a Queue is RefCounted) while the event lives
+    unsigned queueId_ = 0;
     cl_command_type type_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;
@@ -65,6 +79,13 @@ private:
     cl_event backendEvent_ = nullptr;
     bool profiling_ = false;
     cl_ulong times_[4] = {0, 0, 0, 0};  // queued, submit, start, end
+    struct TraceSpan {
+        std::string detail;
+        uint64_t bytes = 0;
+        int slot = -1;
+        double begin = -1;  // trace::now() at submission; < 0: not traced
+        TraceHook also;
+    } trace_;
     struct Registered {
         cl_int status;
         Callback fn;

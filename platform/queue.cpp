@@ -6,8 +6,10 @@
 #include "platform/info.hpp"
 #include "platform/log.hpp"
 #include "platform/scheduler.hpp"
+#include "platform/trace.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace hetero {
 
@@ -32,7 +34,9 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     require((flags & ~known) == 0, CL_INVALID_VALUE);
     require((flags & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) == 0, CL_INVALID_QUEUE_PROPERTIES);
 
+    static std::atomic<unsigned> queuesCreated{0};
     auto* q = new Queue;
+    q->id_ = ++queuesCreated;
     q->context_ = Ref<Context>(context);
     q->flags_ = flags;
     q->properties_ = std::move(props);
@@ -75,9 +79,11 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
-Ref<Event> Queue::enqueue(cl_command_type type, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                           std::function<cl_event(Submission&)> submit, bool isBarrier) {
+    const cl_command_type type = what.type;
     Ref<Event> event(new Event(context_.get(), this, type), /*adopt=*/true);
+    if (trace::enabled()) event->setTraceLabel(std::move(what.detail), what.bytes, std::move(what.alsoTrace));
     auto command = std::make_unique<Command>();
     command->event = event;
     command->place = std::move(place);
@@ -158,6 +164,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             }
         }
         if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
+        event.submitting(slot);
         cl_event done = c.submit(submission);
         if (done) {
             event.submitted(static_cast<unsigned>(slot), done, profiling());
@@ -172,6 +179,14 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         event.complete(CL_OUT_OF_HOST_MEMORY);
     }
     return true;
+}
+
+double Queue::traceStart(int slot, double submitted, double completed) {
+    std::lock_guard lock(traceMutex_);
+    double& last = traceLastEnd_[slot];
+    double start = std::min(completed, std::max(submitted, last));
+    last = std::max(last, completed);
+    return start;
 }
 
 void Queue::flush() {

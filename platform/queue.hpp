@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -22,6 +23,8 @@ public:
 
     Context* context() const { return context_.get(); }
     cl_command_queue_properties flags() const { return flags_; }
+    // A number naming the queue in the trace ("queue 3"), unique in the process.
+    unsigned id() const { return id_; }
     bool outOfOrder() const { return flags_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
     bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
 
@@ -34,13 +37,19 @@ public:
 
     // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
     // Returns the event (retained for the caller).
-    Ref<Event> enqueue(cl_command_type type, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+    Ref<Event> enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                        std::function<cl_event(Submission&)> submit, bool isBarrier = false);
 
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
     // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
     // Returns true if commands are still pending. Called by enqueue() and by the Scheduler.
     bool submitReady(bool mayBlock);
+
+    // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
+    // `completed` (trace::now() values): when it could start running, i.e. not before the command
+    // ahead of it on the same in-order backend queue completed. Drawn from its submission, the
+    // commands of a pipelined queue would overlap each other by hundreds.
+    double traceStart(int slot, double submitted, double completed);
 
     void flush();
     cl_int finish();
@@ -54,10 +63,13 @@ private:
     bool trySubmit(Command& c, bool mayBlock);
 
     Ref<Context> context_;
+    unsigned id_ = 0;
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
     std::mutex backendMutex_;
+    std::mutex traceMutex_;
+    std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
 
     std::mutex submitMutex_;         // one thread submits for this queue at a time
     std::mutex mutex_;               // guards everything below

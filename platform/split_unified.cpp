@@ -1,10 +1,9 @@
 #include "platform/split_unified.hpp"
 
 #include "platform/chaos.hpp"
-#include "platform/counters.hpp"
 #include "platform/enqueue.hpp"
+#include "platform/launch_stats.hpp"
 #include "platform/log.hpp"
-#include "platform/trace.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -273,13 +272,10 @@ void finish(std::unique_ptr<UnifiedRun> run) {
         for (Side side : {Gpu, Cpu})
             if (r.ran[side] > 0) s.perGroup[side] = r.seconds[side] / double(r.ran[side]);
     }
-    counters::add(counters::LaunchesSplitUnified);
-    counters::add(counters::WorkGroupsTotal, r.groups);
-    counters::add(counters::WorkGroupsCpu, r.ran[Cpu]);
-    if (trace::enabled())
-        trace::span({trace::kHost, "launches"}, r.name, r.traceStarted, trace::now(),
-                    {trace::num("work_groups", double(r.groups)), trace::num("cpu_work_groups", double(r.ran[Cpu])),
-                     trace::num("split", 1), trace::str("memory", "unified")});
+    // The "CPU" is the other slot, whatever its device type (two PoCL slots are both CPUs).
+    countLaunch(counters::LaunchesSplitUnified, r.groups, r.ran[Cpu]);
+    traceLaunch(r.name, static_cast<int>(r.slot[Gpu]), r.groups, r.ran[Cpu], true, r.traceStarted, trace::now(),
+                {trace::str("memory", "unified")});
     HETERO_LOG(Info, "split %s (unified): %llu work-groups, CPU did %llu (%.1f%%) in %u chunks, GPU %u chunks, 0 bytes moved, %.3f ms%s",
                r.name.c_str(), (unsigned long long)r.groups, (unsigned long long)r.ran[Cpu],
                r.groups ? 100.0 * double(r.ran[Cpu]) / double(r.groups) : 0.0, r.chunks[Cpu], r.chunks[Gpu], seconds * 1e3,

@@ -1,8 +1,10 @@
 #include "platform/storage.hpp"
 
+#include "platform/counters.hpp"
 #include "platform/error.hpp"
 #include "platform/log.hpp"
 #include "platform/queue.hpp"
+#include "platform/trace.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -83,6 +85,8 @@ size_t Storage::transferSlicePitch() const {
 }
 
 void Storage::upload(unsigned slot, Queue& queue) {
+    trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");
+    span.add(trace::num("bytes", static_cast<double>(bytes_)));
     cl_command_queue q = queue.backendQueue(slot);
     cl_mem m = backendMem(slot);
     // Whatever still uses the old contents of this copy finishes first.
@@ -100,9 +104,12 @@ void Storage::upload(unsigned slot, Queue& queue) {
         HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
         fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
+    counters::add(counters::BytesHostToDevice, bytes_);
 }
 
 void Storage::download(unsigned slot, Queue& queue) {
+    trace::Scope span({static_cast<int>(slot), "migrations"}, "download");
+    span.add(trace::num("bytes", static_cast<double>(bytes_)));
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
     cl_uint waits = c.ready ? 1 : 0;
@@ -119,6 +126,7 @@ void Storage::download(unsigned slot, Queue& queue) {
         HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
         fail(CL_OUT_OF_RESOURCES);
     }
+    counters::add(counters::BytesDeviceToHost, bytes_);
 }
 
 void Storage::makeHostFresh(Queue& queue) {

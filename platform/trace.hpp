@@ -9,7 +9,8 @@
 
 namespace hetero::trace {
 
-// True when HETERO_TRACE names a file (read once). Every other call is cheap when false.
+// True when HETERO_TRACE (or the configuration key `trace`) names a file that could be opened
+// (read once; "%p" in the name becomes the process id). Every other call is cheap when false.
 bool enabled();
 
 // Microseconds on the trace's clock (steady clock).
@@ -39,7 +40,9 @@ class Scope {
 public:
     Scope(Lane lane, std::string name);
     ~Scope();
-    void add(Arg arg) { args_.push_back(std::move(arg)); }
+    void add(Arg arg) {
+        if (begin_ >= 0) args_.push_back(std::move(arg));  // begin_ < 0: tracing is off
+    }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 

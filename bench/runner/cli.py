@@ -7,7 +7,7 @@ import shlex
 import subprocess
 import sys
 
-from . import chart, configs as configs_module, machine, stats, tables
+from . import chart, configs as configs_module, hetero_trace, machine, stats, tables
 from .execute import ERROR, NA, PASS, TIMEOUT, RunResult, run_program
 from .progress import Progress
 
@@ -47,6 +47,13 @@ def parse_args(argv):
                         "<build>/bench-results)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds one program run may take before it is killed (default 600)")
+    parser.add_argument("--no-trace", action="store_true",
+                        help="run Hetero without HETERO_TRACE: no cpu_share and bytes_moved, and "
+                             "no tracing cost in the times (a few us per command)")
+    parser.add_argument("--traces", default=None,
+                        help="keep every Hetero run's HETERO_TRACE file in this folder "
+                             "(<benchmark>-<size>-<config>-<repeat>.json, for ui.perfetto.dev); "
+                             "by default they are read and deleted")
     parser.add_argument("--from", dest="from_runs", default=None,
                         help="comma-separated runs.csv files of earlier sessions: merge them and "
                              "write the reports without running anything")
@@ -194,7 +201,9 @@ def run_session(args, stream=None):
         [("sizes", ",".join(args.size_list)),
          ("repeats", "%d processes per configuration (median), each timing its phase %d times "
                      "(fastest)" % (args.repeat, args.inner_repeat)),
-         ("timeout", "%.0f s per run" % args.timeout)]
+         ("timeout", "%.0f s per run" % args.timeout),
+         ("HETERO_TRACE", "off (--no-trace)" if args.no_trace else
+          "on in Hetero runs, a file per run (cpu_share, bytes_moved)")]
         + [("n/a", "`%s`: %s" % (c.name, reasons[c.name])) for c in args.config_list
            if reasons[c.name]]
         + [("ERROR", "`%s`: %s" % (name, why)) for name, why in broken.items()]
@@ -215,6 +224,7 @@ def run_session(args, stream=None):
     total = len(args.size_list) * (len(args.benchmark_list) - len(missing)) * len(runnable) \
         * args.repeat
     progress = Progress(total, stream)
+    traces = hetero_trace.TraceFiles(args.traces)
     for size in args.size_list:
         for benchmark in args.benchmark_list:
             if benchmark in missing:
@@ -238,8 +248,15 @@ def run_session(args, stream=None):
                     command = [executable(build_dir, benchmark), "--size", size, "--platform",
                                c.platform, "--device", c.device, "--repeat",
                                str(args.inner_repeat)]
-                    result = run_program(command, c.environment(base_env, build_dir),
-                                         args.timeout)
+                    env = c.environment(base_env, build_dir)
+                    # Hetero runs write a trace: the CPU's share of the work and the bytes moved.
+                    trace = traces.path_for(benchmark, size, c.name, repeat) \
+                        if c.hetero and not args.no_trace else None
+                    if trace:
+                        env["HETERO_TRACE"] = trace
+                    result = run_program(command, env, args.timeout)
+                    if trace:
+                        traces.collect(trace, result)
                     record(benchmark, size, c.name, repeat, result)
                     progress.step()
                     if result.status != PASS:
@@ -249,6 +266,7 @@ def run_session(args, stream=None):
                         given_up.add(c.name)  # no use repeating a crash or a hang
     progress.finish()
     log.close()
+    traces.close()
 
     problems = write_reports(out_dir, header, records, args.config_list)
     stream = stream or sys.stderr

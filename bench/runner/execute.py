@@ -15,7 +15,7 @@ PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
 
 class RunResult:
     def __init__(self, status, kernel_ms=None, total_ms=None, max_rel_err=None, platform="",
-                 device="", exit_code=None, seconds=0.0, note=""):
+                 device="", exit_code=None, seconds=0.0, note="", cpu_share=None, bytes_moved=None):
         self.status = status
         self.kernel_ms = kernel_ms
         self.total_ms = total_ms
@@ -25,6 +25,9 @@ class RunResult:
         self.exit_code = exit_code
         self.seconds = seconds
         self.note = note
+        # From the run's HETERO_TRACE (hetero_trace.py); None for native runs.
+        self.cpu_share = cpu_share
+        self.bytes_moved = bytes_moved
 
     def __repr__(self):
         return "RunResult(%s, kernel_ms=%s, note=%r)" % (self.status, self.kernel_ms, self.note)

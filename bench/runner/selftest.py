@@ -1,12 +1,14 @@
 """bench/run --self-test: checks the runner's pieces on known inputs, then runs the given (or every
-built) benchmark at MINI on the native CPU only, once, and validates the files it wrote."""
+built) benchmark at MINI on the native CPU only, once, and validates the files it wrote; then, when
+Hetero is built, one benchmark through Hetero on the CPU, checking the columns read from its trace."""
 
 import csv
+import json
 import os
 import sys
 import tempfile
 
-from . import chart, configs, execute, font, png, stats, tables
+from . import chart, configs, execute, font, hetero_trace, png, stats, tables
 from .raster import Canvas
 
 
@@ -55,6 +57,73 @@ def check_stats(c):
             "oracle static ignores the failing share 0.5")
     c.check(_close(d.hetero_gpu_overhead, 12.0 / 11.0), "Hetero-GPU overhead")
     c.check(_close(stats.geomean([2.0, 8.0]), 4.0), "geomean")
+
+
+def check_hetero_trace(c):
+    """cpu_share and bytes_moved from a trace: only the host's launches lanes count."""
+    def meta(pid, kind, name, tid=None):
+        e = {"ph": "M", "pid": pid, "name": kind, "args": {"name": name}}
+        if tid is not None:
+            e["tid"] = tid
+        return e
+
+    def span(pid, tid, groups, cpu):
+        return {"ph": "X", "pid": pid, "tid": tid, "name": "k", "ts": 1.0, "dur": 2.0,
+                "args": {"work_groups": groups, "cpu_work_groups": cpu, "split": 1, "slot": 0}}
+
+    events = [meta(1, "process_name", "Hetero host"), meta(2, "process_name", "slot 0: X (GPU)"),
+              meta(1, "thread_name", "launches", 1), meta(1, "thread_name", "launches (2)", 2),
+              meta(2, "thread_name", "launches", 1), meta(1, "thread_name", "queue 1", 3),
+              span(1, 1, 100, 30), span(1, 2, 50, 20),
+              span(2, 1, 1000, 1000),  # a slot's lane that happens to be called "launches"
+              span(1, 3, 1000, 0),     # another host lane
+              {"ph": "i", "s": "g", "pid": 1, "tid": 0, "name": "hetero counters", "ts": 9.0,
+               "args": {"bytes_host_to_device": 1, "bytes_device_to_host": 2,
+                        "bytes_between_devices": 3, "merges": 7, "work_groups_total": 150}}]
+    share, moved = hetero_trace.summarise({"traceEvents": events})
+    c.check(share is not None and abs(share - 50.0 / 150.0) < 1e-12,
+            "cpu_share sums the host's launches lanes only (%s)" % share)
+    c.check(moved == 6, "bytes_moved adds the three byte counters (%s)" % moved)
+    c.check(hetero_trace.summarise(events) == (share, moved), "the array format reads the same")
+    c.check(hetero_trace.summarise({"traceEvents": events[:6] + events[-1:]}) == (None, 6),
+            "no launches: cpu_share is None")
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        path = os.path.join(root, "t.json")
+        c.check(hetero_trace.read(path) == (None, None), "a missing trace gives None")
+        with open(path, "w") as out:
+            out.write(json.dumps({"traceEvents": events})[:-20])
+        c.check(hetero_trace.read(path) == (None, None), "an unfinished trace gives None")
+        with open(path, "w") as out:
+            json.dump({"traceEvents": events}, out)
+        kept = os.path.join(root, "kept")
+        files = hetero_trace.TraceFiles(kept)
+        target = files.path_for("gemm", "MINI", "hetero", 1)
+        os.rename(path, target)
+        result = execute.RunResult(execute.PASS, 1.0, 2.0, 0.0)
+        files.collect(target, result)
+        files.close()
+        c.check(result.cpu_share == share and result.bytes_moved == 6,
+                "a run's trace fills its cpu_share and bytes_moved")
+        c.check(os.listdir(kept) == ["gemm-MINI-hetero-1.json"], "--traces keeps the trace")
+
+    runs = [execute.RunResult(execute.PASS, 1.0, 2.0, 0.0, cpu_share=s, bytes_moved=b)
+            for s, b in ((0.1, 100), (0.3, 300), (0.2, None))]
+    summary = stats.summarise([("b", "MINI", "hetero", r) for r in runs])[("b", "MINI", "hetero")]
+    c.check(summary.cpu_share == 0.2 and summary.bytes_moved == 200,
+            "cpu_share and bytes_moved are medians over the runs that have them")
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        path = os.path.join(root, "runs.csv")
+        log = tables.RunLog(path)
+        log.add("b", "MINI", "hetero", 1, runs[0])
+        log.close()
+        back = tables.read_runs(path)[0][3]
+        c.check(back.cpu_share == 0.1 and back.bytes_moved == 100, "runs.csv keeps both columns")
+        with open(path, "w") as out:  # a runs.csv from before the two columns existed
+            out.write("benchmark,size,config,repeat,status,exit_code,kernel_ms,total_ms,"
+                      "max_rel_err,platform,device,seconds,note\n"
+                      "b,MINI,hetero,1,PASS,0,1,2,0,P,D,0.1,\n")
+        back = tables.read_runs(path)[0][3]
+        c.check(back.status == execute.PASS and back.cpu_share is None, "old runs.csv files read")
 
 
 def check_execute(c):
@@ -237,9 +306,35 @@ def check_failures_are_loud(c, timeout):
                 "a built Hetero the loader cannot use is an ERROR (%d, %s)" % (code, statuses))
 
 
+def check_hetero_session(c, build, benchmark, timeout):
+    """One benchmark at MINI through Hetero held to the CPU: its trace gives cpu_share 1 and a
+    bytes_moved; the native run has neither."""
+    from . import cli
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as out_dir:
+        session = cli.parse_args(["--build", build, "--benchmarks", benchmark, "--sizes", "MINI",
+                                  "--repeat", "1", "--inner-repeat", "1",
+                                  "--configs", "native-cpu,hetero-cpu", "--out", out_dir,
+                                  "--timeout", str(timeout)])
+        session.argv = ["(self-test: Hetero)"]
+        code = cli.run_session(session)
+        c.check(code == 0, "the MINI Hetero-on-CPU session passes (exit %d)" % code)
+        with open(os.path.join(out_dir, "results.csv"), newline="") as source:
+            rows = {r["config"]: r for r in csv.DictReader(source)}
+        hetero, native = rows.get("hetero-cpu", {}), rows.get("native-cpu", {})
+        c.check(hetero.get("cpu_share") == "1", "Hetero on the CPU: cpu_share 1 (%s)" % hetero)
+        c.check(hetero.get("bytes_moved", "").isdigit(), "Hetero: bytes_moved is a byte count")
+        c.check(native.get("cpu_share") == "" and native.get("bytes_moved") == "",
+                "native runs have no trace columns")
+        with open(os.path.join(out_dir, "results.md")) as source:
+            md = source.read()
+        c.check("## CPU share and bytes moved" in md and "| %s | MINI | 100.0 %%, " % benchmark in md,
+                "results.md shows the CPU share and bytes moved")
+
+
 def run(args):
     from . import cli
     c = Checker()
+    check_hetero_trace(c)
     check_stats(c)
     check_execute(c)
     check_configs(c)
@@ -261,5 +356,9 @@ def run(args):
             code = cli.run_session(session)
             c.check(code == 0, "the MINI native-CPU session passes (exit %d)" % code)
             validate_outputs(c, out_dir, built)
+        if os.path.exists(os.path.join(build, "vendors", "hetero.icd")):
+            check_hetero_session(c, build, "gemm" if "gemm" in built else built[0], args.timeout)
+        else:
+            sys.stderr.write("self-test: Hetero is not built in %s; its columns are not run\n" % build)
     sys.stderr.write("self-test: %d checks passed, %d failed\n" % (c.passed, len(c.failures)))
     return 0 if not c.failures else 1

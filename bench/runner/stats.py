@@ -68,6 +68,9 @@ class Summary:
         self.total_ms = median([r.total_ms for r in timed if r.total_ms is not None])
         self.kernel_ms_min = min([r.kernel_ms for r in timed], default=None)
         self.kernel_ms_max = max([r.kernel_ms for r in timed], default=None)
+        # What the runs' traces say (Hetero configurations only): medians over the runs.
+        self.cpu_share = median([r.cpu_share for r in runs if r.cpu_share is not None])
+        self.bytes_moved = median([r.bytes_moved for r in runs if r.bytes_moved is not None])
         errors = [r.max_rel_err for r in timed if r.max_rel_err is not None]
         self.max_rel_err = max(errors) if errors else None
         self.platform = next((r.platform for r in runs if r.platform), "")

@@ -8,10 +8,13 @@ from .execute import RunResult
 from .stats import METRICS, geomean
 
 RUN_COLUMNS = ("benchmark", "size", "config", "repeat", "status", "exit_code", "kernel_ms",
-               "total_ms", "max_rel_err", "platform", "device", "seconds", "note")
+               "total_ms", "max_rel_err", "platform", "device", "seconds", "cpu_share",
+               "bytes_moved", "note")
+# cpu_share: the CPU's share of the launches' work-groups; bytes_moved: bytes Hetero copied
+# (hetero_trace.py). Empty for native configurations.
 RESULT_COLUMNS = ("benchmark", "size", "config", "share", "status", "runs", "passed", "kernel_ms",
-                  "total_ms", "kernel_ms_min", "kernel_ms_max", "max_rel_err", "platform",
-                  "device", "note")
+                  "total_ms", "kernel_ms_min", "kernel_ms_max", "max_rel_err", "cpu_share",
+                  "bytes_moved", "platform", "device", "note")
 DERIVED_COLUMNS = ("benchmark", "size", "metric", "t_gpu", "t_cpu", "ideal", "best_single",
                    "best_device", "t_hetero_gpu", "hetero_gpu_overhead", "oracle_static",
                    "oracle_share", "oracle_speedup", "oracle_efficiency", "t_hetero",
@@ -24,6 +27,10 @@ def _cell(value, digits=4):
     if isinstance(value, float):
         return "%.*g" % (digits + 2, value)
     return str(value)
+
+
+def _bytes_cell(value):
+    return "" if value is None else str(int(round(value)))
 
 
 class RunLog:
@@ -39,7 +46,8 @@ class RunLog:
     def add(self, benchmark, size, config, repeat, r):
         self._writer.writerow([benchmark, size, config, repeat, r.status, _cell(r.exit_code),
                                _cell(r.kernel_ms), _cell(r.total_ms), _cell(r.max_rel_err),
-                               r.platform, r.device, "%.3f" % r.seconds, r.note])
+                               r.platform, r.device, "%.3f" % r.seconds, _cell(r.cpu_share),
+                               _bytes_cell(r.bytes_moved), r.note])
         self._file.flush()
 
     def close(self):
@@ -47,7 +55,8 @@ class RunLog:
 
 
 def read_runs(path):
-    """Reads a runs.csv back as (benchmark, size, config, RunResult) records."""
+    """Reads a runs.csv back as (benchmark, size, config, RunResult) records (files written
+    before cpu_share and bytes_moved existed read as None there)."""
     records = []
     with open(path, newline="") as source:
         for row in csv.DictReader(source):
@@ -57,7 +66,8 @@ def read_runs(path):
             records.append((row["benchmark"], row["size"], row["config"], RunResult(
                 row["status"], number("kernel_ms"), number("total_ms"), number("max_rel_err"),
                 row.get("platform", ""), row.get("device", ""), exit_code,
-                number("seconds") or 0.0, row.get("note", ""))))
+                number("seconds") or 0.0, row.get("note", ""), number("cpu_share"),
+                number("bytes_moved"))))
     return records
 
 
@@ -71,7 +81,8 @@ def write_results_csv(path, summaries, configs):
             writer.writerow([s.benchmark, s.size, s.config, "" if share is None else "%.1f" % share,
                              s.status, len(s.runs), s.passed, _cell(s.kernel_ms),
                              _cell(s.total_ms), _cell(s.kernel_ms_min), _cell(s.kernel_ms_max),
-                             _cell(s.max_rel_err), s.platform, s.device, s.note])
+                             _cell(s.max_rel_err), _cell(s.cpu_share), _bytes_cell(s.bytes_moved),
+                             s.platform, s.device, s.note])
 
 
 def write_derived_csv(path, derived_by_metric):
@@ -148,6 +159,32 @@ def _derived_table(lines, derived):
             _x(geomean([d.speedup for d in group])), _x(geomean([d.efficiency for d in group]))))
 
 
+def _share(value):
+    return "n/a" if value is None else "%.1f %%" % (100.0 * value)
+
+
+def _megabytes(value):
+    if value is None:
+        return "n/a"
+    return "%.3g MB" % (value / 1e6) if value else "0"
+
+
+def _work_table(lines, summaries, configs, cases):
+    """Per Hetero configuration: the CPU's share of the work-groups and the bytes moved."""
+    names = [c.name for c in configs if c.hetero]
+    lines.append("| benchmark | size | " + " | ".join(names) + " |")
+    lines.append("|---|---|" + "---:|" * len(names))
+    for benchmark, size in cases:
+        cells = []
+        for name in names:
+            s = summaries.get((benchmark, size, name))
+            if s is None or (s.cpu_share is None and s.bytes_moved is None):
+                cells.append("n/a")
+            else:
+                cells.append("%s, %s" % (_share(s.cpu_share), _megabytes(s.bytes_moved)))
+        lines.append("| %s | %s | %s |" % (benchmark, size, " | ".join(cells)))
+
+
 def write_markdown(path, header_lines, summaries, configs, derived_by_metric, png_name, problems):
     cases = []
     for (benchmark, size, _) in summaries:
@@ -186,6 +223,16 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, pn
                      "native GPU (its overhead).")
         lines.append("")
         _derived_table(lines, derived_by_metric[metric])
+    if any(c.hetero for c in configs):
+        lines.append("")
+        lines.append("## CPU share and bytes moved (Hetero configurations)")
+        lines.append("")
+        lines.append("From each run's HETERO_TRACE, medians over the runs: `cpu_share` = the CPU's "
+                     "share of the launches' work-groups, `bytes_moved` = bytes Hetero copied "
+                     "between the host and the devices and between devices (not the program's "
+                     "own transfers).")
+        lines.append("")
+        _work_table(lines, summaries, configs, cases)
     lines.append("")
     with open(path, "w") as out:
         out.write("\n".join(lines))

@@ -10,6 +10,8 @@
 extern "C" {
 #endif
 
+#define CL_HETERO_COUNTERS_EXTENSION_NAME "cl_hetero_counters"
+
 /* Indices into the array filled by clGetHeteroCountersEXT (see platform/counters.hpp). */
 #define CL_HETERO_BYTES_HOST_TO_DEVICE      0
 #define CL_HETERO_BYTES_DEVICE_TO_HOST      1
