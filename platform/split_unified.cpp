@@ -6,8 +6,11 @@
 #include "platform/log.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <thread>
 
@@ -82,7 +85,7 @@ std::string speedKey(const std::string& kernel, const LaunchGeometry& l) {
     return k;
 }
 
-// One split launch, shared by its two side threads.
+// One split launch, shared by the two side workers.
 struct UnifiedRun {
     Ref<Context> context;
     Ref<Kernel> kernel;
@@ -105,10 +108,12 @@ struct UnifiedRun {
     uint64_t floor = 0;
     bool active[2] = {true, true};  // still taking chunks
     double seconds[2] = {0, 0};     // time each side spent on its chunks
+    double lastPerGroup[2] = {-1, -1};  // seconds per work-group of each side's latest chunk
     double historyPerGroup[2] = {-1, -1};
     uint64_t ran[2] = {0, 0};       // work-groups each side ran
     uint64_t lastChunk[2] = {0, 0};
     unsigned chunks[2] = {0, 0};
+    std::atomic<int> sidesLeft{2};  // the side that brings it to 0 completes the launch
     cl_int failure = CL_SUCCESS;    // a chunk failed: the launch fails, nobody takes more
     cl_int leftBehind = CL_SUCCESS; // an enqueue failed and its chunk was handed back
 
@@ -117,10 +122,9 @@ struct UnifiedRun {
             for (cl_event e : list) BACKEND(e, clReleaseEvent)(e);
         if (done) BACKEND(done, clReleaseEvent)(done);  // only when the launch never started
     }
-    double perGroup(Side s) const {
-        if (ran[s] > 0) return seconds[s] / double(ran[s]);
-        return historyPerGroup[s];
-    }
+    // The latest chunk's speed: the first chunk of a launch may include the backend's compilation
+    // for this local size, and the devices' load changes while a launch runs.
+    double perGroup(Side s) const { return lastPerGroup[s] > 0 ? lastPerGroup[s] : historyPerGroup[s]; }
 };
 
 // How many work-groups `side` takes next; 0: none (the rest is left to the other side). Caller
@@ -141,7 +145,8 @@ uint64_t nextChunk(const UnifiedRun& r, Side side) {
     if (mine < 0) {
         n = r.minChunk[side];  // first chunk: a probe that just fills the device
     } else if (theirs < 0) {
-        n = std::max(r.minChunk[side], 2 * r.lastChunk[side]);  // the other is still probing: grow
+        // The other is still on its probe (perhaps compiling): grow, but keep half of what is left.
+        n = std::max(r.minChunk[side], std::min(2 * r.lastChunk[side], left / 2));
     } else {
         double share = theirs / (mine + theirs);  // my part of the combined throughput
         n = std::max<uint64_t>(r.minChunk[side], static_cast<uint64_t>(std::ceil(double(left) * share / 2)));
@@ -244,6 +249,7 @@ void runSide(UnifiedRun& r, Side side) {
                             {trace::num("first", double(begin)), trace::num("last", double(end - 1))});
             std::lock_guard lock(r.mutex);
             r.seconds[side] += t1 - t0;
+            r.lastPerGroup[side] = (t1 - t0) / double(end - begin);
             r.ran[side] += end - begin;
             ++r.chunks[side];
         }
@@ -255,8 +261,7 @@ void runSide(UnifiedRun& r, Side side) {
 }
 
 // After both sides: history, counters, trace, log; then the launch's event completes.
-void finish(std::unique_ptr<UnifiedRun> run) {
-    UnifiedRun& r = *run;
+void finish(UnifiedRun& r) {
     const double seconds = now() - r.started;
     cl_int result = r.failure;
     if (result == CL_SUCCESS && r.lo < r.hi) result = r.leftBehind != CL_SUCCESS ? r.leftBehind : CL_OUT_OF_RESOURCES;
@@ -269,8 +274,12 @@ void finish(std::unique_ptr<UnifiedRun> run) {
         recordSplitLaunch(r.name, r.launch, seconds);
         std::lock_guard lock(speedsMutex);
         Speeds& s = speedHistory()[r.key];
-        for (Side side : {Gpu, Cpu})
-            if (r.ran[side] > 0) s.perGroup[side] = r.seconds[side] / double(r.ran[side]);
+        for (Side side : {Gpu, Cpu}) {
+            if (r.ran[side] > 0)
+                s.perGroup[side] = r.seconds[side] / double(r.ran[side]);
+            else if (s.perGroup[side] > 0)
+                s.perGroup[side] *= 0.75;  // left out on an old estimate: look better each time until probed again
+        }
     }
     // The "CPU" is the other slot, whatever its device type (two PoCL slots are both CPUs).
     countLaunch(counters::LaunchesSplitUnified, r.groups, r.ran[Cpu]);
@@ -282,9 +291,13 @@ void finish(std::unique_ptr<UnifiedRun> run) {
                result == CL_SUCCESS ? "" : ", failed");
     cl_event done = r.done;
     r.done = nullptr;
-    // Let go of the context, kernel and memory objects before the launch is seen complete, so that an
-    // application releasing everything then sees its objects go at once.
-    run.reset();
+    // Let go of the kernel, memory objects and context before the launch is seen complete, so that an
+    // application releasing everything then sees its objects go at once (the run itself may live on
+    // a little in a worker's hands).
+    r.args.clear();
+    r.variants.reset();
+    r.kernel = Ref<Kernel>();
+    r.context = Ref<Context>();
     BACKEND(done, clSetUserEventStatus)(done, result == CL_SUCCESS ? CL_COMPLETE : result);
     BACKEND(done, clReleaseEvent)(done);
 }
@@ -295,6 +308,52 @@ cl_uint computeUnits(unsigned slot) {
     BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
     return std::max(1u, units);
 }
+
+// Two process-wide workers, one for the "GPU" side of every unified launch and one for the "CPU"
+// side, each taking launches in submission order. That order is one of dependencies (a command is
+// submitted only after everything it waits for), so a worker never waits for a launch queued behind
+// it; and however many launches an application enqueues, the engine uses two threads.
+class Workers {
+public:
+    static Workers& instance() {
+        static Workers* w = new Workers;  // never destroyed: the workers wait on it until the process ends
+        return *w;
+    }
+    // Throws Error when the threads cannot be started.
+    void push(const std::shared_ptr<UnifiedRun>& run) {
+        std::call_once(started_, [this] {
+            try {
+                for (Side side : {Gpu, Cpu}) std::thread([this, side] { loop(side); }).detach();
+                running_ = true;
+            } catch (const std::exception&) {
+            }
+        });
+        if (!running_) fail(CL_OUT_OF_RESOURCES);
+        std::lock_guard lock(mutex_);
+        for (Side side : {Gpu, Cpu}) pending_[side].push_back(run);
+        changed_.notify_all();
+    }
+
+private:
+    void loop(Side side) {
+        for (;;) {
+            std::shared_ptr<UnifiedRun> run;
+            {
+                std::unique_lock lock(mutex_);
+                changed_.wait(lock, [&] { return !pending_[side].empty(); });
+                run = std::move(pending_[side].front());
+                pending_[side].pop_front();
+            }
+            runSide(*run, side);
+            if (--run->sidesLeft == 0) finish(*run);  // the launch is complete once both sides are
+        }
+    }
+    std::once_flag started_;
+    bool running_ = false;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<std::shared_ptr<UnifiedRun>> pending_[2];
+};
 
 }  // namespace
 
@@ -316,7 +375,7 @@ SplitDecision unifiedSplitDecision(SplitDecision decision, const Kernel& kernel,
 
 cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
                             const LaunchGeometry& launch, const SplitDecision& decision) {
-    auto run = std::make_unique<UnifiedRun>();
+    auto run = std::make_shared<UnifiedRun>();
     UnifiedRun& r = *run;
     r.context = Ref<Context>(kernel.context());
     r.kernel = Ref<Kernel>(&kernel);
@@ -373,30 +432,16 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
             BACKEND(e, clRetainEvent)(e);
             r.before[side].push_back(e);
         }
-    // The launch's writes are ready when both sides are done; other slots get a bridge of `done`.
-    for (Storage* s : written) s->wroteOn(r.slot[Gpu], r.done);
-    locks.clear();
-
     cl_event forCommand = r.done;
     BACKEND(forCommand, clRetainEvent)(forCommand);  // one for the command, one for the engine
     try {
-        std::thread([run = std::move(run)]() mutable {
-            std::thread cpu;
-            try {
-                cpu = std::thread([&r = *run] { runSide(r, Cpu); });
-            } catch (const std::exception&) {
-                std::lock_guard lock(run->mutex);
-                run->active[Cpu] = false;  // the GPU side does everything
-            }
-            runSide(*run, Gpu);
-            if (cpu.joinable()) cpu.join();
-            finish(std::move(run));
-        }).detach();
-    } catch (const std::exception&) {
-        // No thread (the run, with the engine's reference, is gone): the launch fails; its writes
-        // were recorded, so their event must still complete.
-        BACKEND(forCommand, clSetUserEventStatus)(forCommand, CL_OUT_OF_RESOURCES);
+        Workers::instance().push(run);
+    } catch (const Error&) {
+        BACKEND(forCommand, clReleaseEvent)(forCommand);
+        throw;
     }
+    // The launch's writes are ready when both sides are done; other slots get a bridge of the event.
+    for (Storage* s : written) s->wroteOn(r.slot[Gpu], forCommand);
     return forCommand;
 }
 
