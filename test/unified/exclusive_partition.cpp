@@ -2,6 +2,8 @@
 // (counted by the kernel itself), on launches from one thread and from several at once.
 #include "unified_support.hpp"
 
+#include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -107,4 +109,41 @@ TEST_CASE("unified: launches from several threads into one context stay exact", 
     for (auto& th : threads) th.join();
     for (const auto& what : problems) FAIL_CHECK(what);
     clReleaseProgram(p);
+}
+
+namespace {
+int threadsOfThisProcess() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+    return -1;
+}
+}  // namespace
+
+TEST_CASE("unified: a thousand launches in flight keep the thread count bounded", "[unified][partition]") {
+    ModelEnv env(CL_MEMORY_MODEL_UNIFIED_HETERO);
+    cl_program p = env.build(kMarkSource);
+    cl_kernel k = env.kernel(p, "mark1");
+    const size_t n = 256, launches = 1000;
+    std::vector<cl_int> zeros(n, 0);
+    cl_mem hits = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), zeros.data());
+    cl_mem ids = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+    cltest::setArg(k, 0, hits), cltest::setArg(k, 1, ids);
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(env.context, &err);  // hold them all back, then let them go at once
+    REQUIRE(err == CL_SUCCESS);
+    size_t local = 8;
+    int most = threadsOfThisProcess();
+    for (size_t l = 0; l < launches; ++l) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, l == 0 ? 1 : 0, l == 0 ? &gate : nullptr,
+                                       nullptr) == CL_SUCCESS);
+        if (l == 10) REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+        most = std::max(most, threadsOfThisProcess());
+    }
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(env.read<cl_int>(hits, n) == std::vector<cl_int>(n, static_cast<cl_int>(launches)));
+    INFO("threads at most: " << most);
+    CHECK(most < 64);
+    clReleaseEvent(gate), clReleaseKernel(k), clReleaseMemObject(hits), clReleaseMemObject(ids), clReleaseProgram(p);
 }
