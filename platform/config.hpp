@@ -5,6 +5,8 @@
 //   run_on        HETERO_RUN_ON      where unsplit launches run: gpu (default), cpu, <slot number>, alternate
 //   backends      HETERO_BACKENDS    explicit list of vendor ICD libraries (':' or ',' separated)
 //   trace         HETERO_TRACE       file for a Chrome-trace JSON timeline (platform/trace.hpp)
+//   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
+//                                    (platform/memory_model.hpp)
 #pragma once
 
 #include <optional>

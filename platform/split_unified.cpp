@@ -109,6 +109,7 @@ struct UnifiedRun {
     bool active[2] = {true, true};  // still taking chunks
     double seconds[2] = {0, 0};     // time each side spent on its chunks
     double lastPerGroup[2] = {-1, -1};  // seconds per work-group of each side's latest chunk
+    double busyUntil[2] = {0, 0};       // when each side's running chunk should end (estimate)
     double historyPerGroup[2] = {-1, -1};
     uint64_t ran[2] = {0, 0};       // work-groups each side ran
     uint64_t lastChunk[2] = {0, 0};
@@ -127,10 +128,15 @@ struct UnifiedRun {
     double perGroup(Side s) const { return lastPerGroup[s] > 0 ? lastPerGroup[s] : historyPerGroup[s]; }
 };
 
-// How many work-groups `side` takes next; 0: none (the rest is left to the other side). Caller
-// holds r.mutex. Guided self-scheduling weighted by measured speed: each takes half of its fair
-// share of what is left, so chunks shrink towards the meeting point and both finish together.
-uint64_t nextChunk(const UnifiedRun& r, Side side) {
+// A chunk should be worth its fixed costs (an enqueue, the backend's dispatch, a worker's wake-up:
+// tens of microseconds): at least this much work, unless that is more than the side's fair share.
+constexpr double kChunkSeconds = 250e-6;
+
+// How many work-groups `side` takes next at time `t`; 0: none (the rest is left to the other side).
+// Caller holds r.mutex. Guided self-scheduling weighted by measured speed: each side takes half of
+// its fair share of what is left (the share with which both would finish together, counting what
+// the other still has running), so chunks shrink towards the meeting point.
+uint64_t nextChunk(const UnifiedRun& r, Side side, double t) {
     const uint64_t left = r.hi - r.lo;
     if (left == 0 || r.failure != CL_SUCCESS) return 0;
     const Side other = otherSide(side);
@@ -141,19 +147,19 @@ uint64_t nextChunk(const UnifiedRun& r, Side side) {
         return r.hi > r.floor ? r.hi - std::max(r.floor, r.lo) : 0;
     }
     const double mine = r.perGroup(side), theirs = r.perGroup(other);
-    uint64_t n;
-    if (mine < 0) {
-        n = r.minChunk[side];  // first chunk: a probe that just fills the device
-    } else if (theirs < 0) {
+    if (mine <= 0) return std::min(r.minChunk[side], left);  // first chunk: a probe that just fills the device
+    if (theirs <= 0) {
         // The other is still on its probe (perhaps compiling): grow, but keep half of what is left.
-        n = std::max(r.minChunk[side], std::min(2 * r.lastChunk[side], left / 2));
-    } else {
-        double share = theirs / (mine + theirs);  // my part of the combined throughput
-        n = std::max<uint64_t>(r.minChunk[side], static_cast<uint64_t>(std::ceil(double(left) * share / 2)));
-        // Never take a chunk that would end after the other device could have done all that is left.
-        double limit = mine > 0 ? double(left) * theirs / mine : double(left);
-        if (double(n) >= limit) n = limit > 1 ? static_cast<uint64_t>(std::ceil(limit)) - 1 : 0;
+        return std::min(std::max(r.minChunk[side], std::min(2 * r.lastChunk[side], left / 2)), left);
     }
+    // Seconds the other side needs for all that is left, after what it is running now.
+    const double otherAlone = std::max(0.0, r.busyUntil[other] - t) + double(left) * theirs;
+    const double fair = otherAlone / (mine + theirs);  // n * mine == otherAlone - n * theirs
+    uint64_t n = std::max({static_cast<uint64_t>(std::ceil(fair / 2)), static_cast<uint64_t>(std::ceil(kChunkSeconds / mine)),
+                           r.minChunk[side]});
+    n = std::min(n, std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(fair))));
+    // Never take a chunk that would end after the other device could have done all that is left.
+    if (double(n) * mine >= otherAlone) n = static_cast<uint64_t>(std::max(0.0, std::ceil(otherAlone / mine) - 1));
     return std::min(n, left);
 }
 
@@ -191,7 +197,8 @@ void runSide(UnifiedRun& r, Side side) {
             uint64_t begin, end;
             {
                 std::lock_guard lock(r.mutex);
-                uint64_t n = nextChunk(r, side);
+                const double t = now();
+                uint64_t n = nextChunk(r, side, t);
                 if (n == 0) {
                     r.active[side] = false;
                     return;
@@ -204,6 +211,7 @@ void runSide(UnifiedRun& r, Side side) {
                     begin = r.hi -= n;
                 }
                 r.lastChunk[side] = n;
+                r.busyUntil[side] = t + double(n) * std::max(0.0, r.perGroup(side));
             }
             const double t0 = now(), traceBegin = trace::enabled() ? trace::now() : 0;
             cl_event last = nullptr;
