@@ -28,7 +28,9 @@ public:
     // Reports an error to the application's pfn_notify, if any.
     void notify(const std::string& message) const;
     // The split engine's per-context buffers, queues and merge kernels, created on first use.
-    SplitResources& splitResources();
+    SplitResources& splitResources() { return *sharedSplitResources(); }
+    // The same, for work that may outlive the context (a split launch streaming results back).
+    std::shared_ptr<SplitResources> sharedSplitResources();
 
 protected:
     ~Context() override;
@@ -42,7 +44,7 @@ private:
     std::mutex destructorMutex_;
     std::vector<std::pair<Destructor, void*>> destructors_;
     std::once_flag splitOnce_;
-    std::unique_ptr<SplitResources, void (*)(SplitResources*)> split_{nullptr, nullptr};
+    std::shared_ptr<SplitResources> split_;
 };
 
 // A context argument of an entry point, validated (CL_INVALID_CONTEXT).
