@@ -665,6 +665,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         uint64_t begin = next - size;
         double t0 = now(), traceT0 = trace::now();
         {
+            // Arguments are captured at enqueue: the lock need not cover the chunk's run.
             std::lock_guard lock(r.variants->mutex);
             r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
             for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
@@ -672,8 +673,8 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
                 checked(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
                                                                   sl.local, 0, nullptr, nullptr));
             }
-            checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
         }
+        checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
         chunkSizes.push_back(size);
         trace::span({int(r.cpu), "CPU chunks"}, r.name, traceT0, trace::now(),
                     {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
@@ -926,11 +927,17 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.snapshots.push_back(statusWritten);
 
     // Test knob: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not).
+    struct HeldEvent {
+        cl_event e = nullptr;
+        ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
+    } gateHeld;
     if (chaos().on) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
         if (gate) {
             gpuWait.push_back(gate);
+            gateHeld.e = gate;  // our own reference: the opener below may be done before the kernel is enqueued
+            BACKEND(gate, clRetainEvent)(gate);
             unsigned wait = chaos().below(30000);
             std::thread([gate, wait] {
                 std::this_thread::sleep_for(std::chrono::microseconds(wait));
