@@ -646,6 +646,31 @@ struct StreamBack {
 
 // Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
 // the status word. Returns the lowest group whose results the GPU has (r.groups: none).
+// Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
+struct Wakeup {
+    std::mutex mutex;
+    std::condition_variable cv;
+
+    static void CL_CALLBACK notify(cl_event, cl_int, void* data) {
+        auto* self = static_cast<std::shared_ptr<Wakeup>*>(data);
+        {
+            std::lock_guard lock((*self)->mutex);
+        }
+        (*self)->cv.notify_all();
+        delete self;
+    }
+    static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
+        auto* holder = new std::shared_ptr<Wakeup>(w);
+        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
+    }
+    // Until `done()` holds; the timeout only guards against a backend that never calls back.
+    template <typename Done>
+    void waitUntil(Done done) {
+        std::unique_lock lock(mutex);
+        while (!done()) cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+};
+
 uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
                    std::vector<uint64_t>& chunkSizes) {
     cl_kernel chunkKernel = r.variants->chunk[r.cpu];
@@ -658,23 +683,45 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
     double lastPerGroup = -1;
+    auto wakeup = std::make_shared<Wakeup>();
+    if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
     while (next > r.cpuFloor && (fixedShare || !eventDone(r.gpuDone))) {
         chaos().delay(2000);
         uint64_t size = randomChunks ? 1 + chaos().below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
         uint64_t begin = next - size;
         double t0 = now(), traceT0 = trace::now();
+        cl_event chunkDone = nullptr;
         {
             // Arguments are captured at enqueue: the lock need not cover the chunk's run.
             std::lock_guard lock(r.variants->mutex);
             r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
             for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
                 setExtra(chunkKernel, numArgs, sl.extraArgs);
+                if (chunkDone) BACKEND(chunkDone, clReleaseEvent)(chunkDone);
+                chunkDone = nullptr;
                 checked(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
-                                                                  sl.local, 0, nullptr, nullptr));
+                                                                  sl.local, 0, nullptr, &chunkDone));
             }
         }
-        checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
+        BACKEND(cpuQueue, clFlush)(cpuQueue);
+        // Until the chunk is done, or (adaptive) the GPU is: then the chunk's results would come too
+        // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
+        // copies next (the stream-back's map on the same in-order queue) waits for it.
+        Wakeup::watch(wakeup, chunkDone);
+        wakeup->waitUntil([&] { return eventDone(chunkDone) || (!fixedShare && eventDone(r.gpuDone)); });
+        bool finished = eventDone(chunkDone);
+        cl_int chunkStatus = CL_COMPLETE;
+        BACKEND(chunkDone, clGetEventInfo)(chunkDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof chunkStatus, &chunkStatus,
+                                           nullptr);
+        BACKEND(chunkDone, clReleaseEvent)(chunkDone);
+        if (finished && chunkStatus < 0) fail(chunkStatus);
+        if (!finished) {
+            trace::span({int(r.cpu), "CPU chunks"}, r.name + " (left behind)", traceT0, trace::now(),
+                        {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
+                         trace::num("launch", r.launchId)});
+            break;
+        }
         chunkSizes.push_back(size);
         trace::span({int(r.cpu), "CPU chunks"}, r.name, traceT0, trace::now(),
                     {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
