@@ -88,4 +88,26 @@ void BufferPool::give(cl_context context, cl_mem buffer, size_t bytes) {
     for (cl_mem b : drop) BACKEND(b, clReleaseMemObject)(b);
 }
 
+std::vector<unsigned char> HostBufferPool::take(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    for (auto it = free_.rbegin(); it != free_.rend(); ++it)
+        if (it->size() == bytes) {
+            std::vector<unsigned char> b = std::move(*it);
+            free_.erase(std::next(it).base());
+            idleBytes_ -= bytes;
+            return b;
+        }
+    return std::vector<unsigned char>(bytes);
+}
+
+void HostBufferPool::give(std::vector<unsigned char> buffer) {
+    std::lock_guard lock(mutex_);
+    idleBytes_ += buffer.size();
+    free_.push_back(std::move(buffer));
+    while (idleBytes_ > idleBytesLimit && !free_.empty()) {
+        idleBytes_ -= free_.front().size();
+        free_.erase(free_.begin());
+    }
+}
+
 }  // namespace hetero::merge

@@ -43,4 +43,18 @@ private:
     std::map<std::pair<cl_context, size_t>, std::vector<Entry>> free_;
 };
 
+// Host buffers (what a split launch last sent to the GPU), reused across launches: the page faults
+// of a fresh allocation cost more than the copies they serve. At most `idleBytesLimit` stay idle.
+class HostBufferPool {
+public:
+    std::vector<unsigned char> take(size_t bytes);
+    void give(std::vector<unsigned char> buffer);
+
+private:
+    static constexpr size_t idleBytesLimit = size_t{1} << 30;
+    std::mutex mutex_;
+    std::vector<std::vector<unsigned char>> free_;  // oldest first
+    size_t idleBytes_ = 0;
+};
+
 }  // namespace hetero::merge

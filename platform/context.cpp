@@ -72,7 +72,7 @@ Context::~Context() {
         // Called in reverse order of registration, before the context goes away.
         for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it) it->first(handle(), it->second);
     }
-    split_.reset();  // its queues and buffers live in the backend contexts
+    split_.reset();  // its queues and buffers hold their backend contexts as long as they live
     unified_.reset();
     for (cl_context c : backend_) BACKEND(c, clReleaseContext)(c);
 }

@@ -30,7 +30,9 @@ public:
     // Reports an error to the application's pfn_notify, if any.
     void notify(const std::string& message) const;
     // The split engine's per-context buffers, queues and merge kernels, created on first use.
-    SplitResources& splitResources();
+    SplitResources& splitResources() { return *sharedSplitResources(); }
+    // The same, for work that may outlive the context (a split launch streaming results back).
+    std::shared_ptr<SplitResources> sharedSplitResources();
     // How this context's memory objects are laid out (platform/memory_model.hpp); fixed at creation.
     MemoryModel memoryModel() const { return memory_.model; }
     // The unified engine's per-context queues, created on first use.
@@ -48,7 +50,7 @@ private:
     std::mutex destructorMutex_;
     std::vector<std::pair<Destructor, void*>> destructors_;
     std::once_flag splitOnce_;
-    std::unique_ptr<SplitResources, void (*)(SplitResources*)> split_{nullptr, nullptr};
+    std::shared_ptr<SplitResources> split_;
     MemoryModelChoice memory_;
     std::once_flag unifiedOnce_;
     std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)> unified_{nullptr, nullptr};

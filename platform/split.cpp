@@ -3,9 +3,12 @@
 #include "merge/merge.hpp"
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
+#include "platform/launch_stats.hpp"
 #include "platform/log.hpp"
 
 #include <atomic>
+#include <condition_variable>
+#include <cstdlib>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -50,8 +53,9 @@ double cpuShare() {
 }
 
 // Test knobs (never for production): HETERO_TEST_SPLIT_CHAOS=<seed> makes chunk sizes random and
-// injects random delays before the GPU kernel, before each CPU chunk, between a chunk's data and its
-// status word, and before the merge, so tests see many interleavings.
+// injects random delays before the GPU kernel, before each CPU copy is brought up to date, before each
+// CPU chunk, between a chunk's data and its status word, before the merge and before each merged
+// result streams back to the CPU, so tests see many interleavings.
 struct Chaos {
     bool on = false;
     std::mutex mutex;
@@ -145,8 +149,9 @@ struct SlotResources {
 }  // namespace
 
 struct SplitResources {
-    Context* context;
+    Context* context;  // used only while the context lives (queues and merge kernels are made then)
     merge::BufferPool pool;
+    merge::HostBufferPool hostPool;
     std::vector<std::unique_ptr<SlotResources>> slots;
     std::mutex mutex;
 
@@ -193,14 +198,14 @@ struct SplitResources {
     }
 };
 
-SplitResources& Context::splitResources() {
+std::shared_ptr<SplitResources> Context::sharedSplitResources() {
     std::call_once(splitOnce_, [this] {
-        auto* r = new SplitResources;
+        auto r = std::make_shared<SplitResources>();
         r->context = this;
         for (unsigned s = 0; s < slotCount(); ++s) r->slots.push_back(std::make_unique<SlotResources>());
-        split_ = std::unique_ptr<SplitResources, void (*)(SplitResources*)>(r, [](SplitResources* p) { delete p; });
+        split_ = std::move(r);
     });
-    return *split_;
+    return split_;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -321,21 +326,6 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
     return true;
 }
 
-// A local size for launches that gave none: what divides the global size, up to 64 in dim 0.
-void chooseLocalSize(LaunchGeometry& l, size_t maxGroup) {
-    for (cl_uint d = 0; d < l.dims; ++d) {
-        size_t limit = d == 0 ? std::min<size_t>(64, maxGroup) : 1;
-        size_t best = 1;
-        for (size_t c = limit; c >= 1; --c)
-            if (l.global[d] % c == 0) {
-                best = c;
-                break;
-            }
-        l.local[d] = best;
-    }
-    l.hasLocal = true;
-}
-
 transform::NDRange toNDRange(const LaunchGeometry& l) {
     transform::NDRange r;
     r.dims = l.dims;
@@ -406,9 +396,47 @@ bool eventDone(cl_event e) {
     return st <= CL_COMPLETE;
 }
 
+void waitAll(const std::vector<cl_event>& events) {
+    for (cl_event e : events) checked(BACKEND(e, clWaitForEvents)(1, &e));
+}
+
+void releaseAll(std::vector<cl_event>& events) {
+    for (cl_event e : events) BACKEND(e, clReleaseEvent)(e);
+    events.clear();
+}
+
+// Split launches whose threads still run (the stream-back outlives the launch's event). The
+// process waits for them at exit, so no backend is torn down under a running transfer.
+struct RunningSplits {
+    std::mutex mutex;
+    std::condition_variable idle;
+    unsigned count = 0;
+    static RunningSplits& instance() {
+        static auto* r = [] {
+            auto* rs = new RunningSplits;
+            std::atexit([] {
+                RunningSplits& self = instance();
+                std::unique_lock lock(self.mutex);
+                self.idle.wait_for(lock, std::chrono::seconds(30), [&] { return self.count == 0; });
+            });
+            return rs;
+        }();
+        return *r;
+    }
+    void enter() {
+        std::lock_guard lock(mutex);
+        ++count;
+    }
+    void leave() {
+        std::lock_guard lock(mutex);
+        if (--count == 0) idle.notify_all();
+    }
+};
+
 // Everything the CPU side of one split launch needs, owned by its thread.
 struct SplitRun {
     Ref<Context> context;
+    std::shared_ptr<SplitResources> resources;  // outlives the context while results stream back
     Ref<Kernel> kernel;
     std::shared_ptr<KernelVariants> variants;
     std::vector<KernelArg> args;  // keeps the memory objects alive
@@ -420,153 +448,414 @@ struct SplitRun {
     unsigned gpu = 0, cpu = 0;
     uint32_t launchId = 0;
     cl_event gpuDone = nullptr;           // the abortable kernel
-    std::vector<cl_event> snapshots;      // the copies into orig/recv and the first status write:
-                                          // the CPU side sends only after them (another queue)
+    std::vector<cl_event> snapshots;      // GPU-side copies (orig, recv, migration sources), fills and the
+                                          // first status write: the CPU side reads or sends only after them
+    std::vector<cl_event> cpuReady;       // the CPU copies' earlier users: wait before touching them
     cl_uint statusInit[2] = {0, 0};
     cl_event userGpu = nullptr, userCpu = nullptr;
     cl_mem status = nullptr;
-    struct Target {
-        Storage* storage;
+    struct Target {                       // a written memory object
         size_t elementSize, bytes;
         cl_mem onGpu, onCpu, orig, recv;
+        std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent)
     };
     std::vector<Target> targets;
-    std::vector<std::vector<unsigned char>> staging;
-    double started = 0;
+    struct Migration {                    // a CPU copy brought up to date before the chunks start
+        cl_mem onCpu;
+        size_t bytes;
+        cl_mem from;                      // a GPU snapshot of the contents; nullptr: zero-fill
+        bool pooled;                      // `from` is a pool buffer of its own (not a target's orig)
+    };
+    std::vector<Migration> migrations;
+    double started = 0;       // now()
+    double traceBegin = 0;    // trace::now() at the same moment
+    double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
-};
 
-void releaseRun(SplitRun& r, SplitResources& res) {
-    for (auto& t : r.targets) {
-        res.pool.give(r.context->backend(r.gpu), t.orig, t.bytes);
-        res.pool.give(r.context->backend(r.gpu), t.recv, t.bytes);
+    // What a launch that failed half-way through its submission still holds.
+    ~SplitRun() {
+        if (!resources) return;
+        cl_context gpuContext = context ? context->backend(gpu) : nullptr;
+        for (auto& t : targets) {
+            if (gpuContext) resources->pool.give(gpuContext, t.orig, t.bytes);
+            if (gpuContext) resources->pool.give(gpuContext, t.recv, t.bytes);
+        }
+        for (auto& m : migrations)
+            if (m.pooled && gpuContext) resources->pool.give(gpuContext, m.from, m.bytes);
+        if (status && gpuContext) resources->pool.give(gpuContext, status, 2 * sizeof(cl_uint));
+        if (gpuDone) BACKEND(gpuDone, clReleaseEvent)(gpuDone);
+        releaseAll(snapshots);
+        releaseAll(cpuReady);
     }
-    res.pool.give(r.context->backend(r.gpu), r.status, 2 * sizeof(cl_uint));
-    BACKEND(r.gpuDone, clReleaseEvent)(r.gpuDone);
-    for (cl_event e : r.snapshots) BACKEND(e, clReleaseEvent)(e);
-}
+};
 
 void setExtra(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
     for (size_t i = 0; i < extra.size(); ++i)
         checked(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
 }
 
-// The CPU side: chunks from the top down while the GPU kernel runs, each followed by its data and
-// the status word; then the merge. Runs on its own thread.
-void runCpuSide(std::shared_ptr<SplitRun> run) {
-    SplitRun& r = *run;
-    SplitResources& res = r.context->splitResources();
-    cl_command_queue cpuQueue = res.slot(r.cpu).queue;
-    cl_command_queue gpuTransfer = res.slot(r.gpu).queue;
+// Maps a backend buffer of the CPU slot, runs `use` on its bytes, unmaps.
+template <typename Use>
+void withMapped(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t bytes, Use use) {
+    cl_int err = CL_SUCCESS;
+    void* p = BACKEND(queue, clEnqueueMapBuffer)(queue, mem, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &err);
+    if (!p) fail(err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err);
+    try {
+        use(static_cast<unsigned char*>(p));
+    } catch (...) {
+        BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
+        throw;
+    }
+    checked(BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr));
+}
+
+// The byte range [first, last) where `a` and `b` differ, widened to whole elements; empty if equal.
+std::pair<size_t, size_t> differingRange(const unsigned char* a, const unsigned char* b, size_t bytes,
+                                         size_t elementSize) {
+    constexpr size_t block = 4096;
+    size_t first = 0;
+    while (first < bytes) {
+        size_t n = std::min(block, bytes - first);
+        if (std::memcmp(a + first, b + first, n) != 0) break;
+        first += n;
+    }
+    if (first == bytes) return {0, 0};
+    while (a[first] == b[first]) ++first;
+    size_t last = bytes;
+    while (last - first > block && std::memcmp(a + last - block, b + last - block, block) == 0) last -= block;
+    while (a[last - 1] == b[last - 1]) --last;
+    first -= first % elementSize;
+    last = std::min(bytes, (last + elementSize - 1) / elementSize * elementSize);
+    return {first, last};
+}
+
+// Before the first chunk: the CPU copies' earlier users are done, stale copies are brought from
+// the GPU's pre-launch snapshots, and `sent` starts as the pre-launch contents.
+void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
+    waitAll(r.cpuReady);
+    releaseAll(r.cpuReady);
+    // Commands on the shared internal queues never carry wait lists: one launch's dependencies
+    // would block every other launch behind it there. Wait here instead.
+    bool copies = std::any_of(r.migrations.begin(), r.migrations.end(), [](const SplitRun::Migration& m) { return m.from; });
+    if (copies) {
+        waitAll(r.snapshots);
+        releaseAll(r.snapshots);
+    }
+    for (auto& m : r.migrations) {
+        chaos().delay(2000);
+        if (!m.from) {
+            const cl_uint zero = 0;
+            checked(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
+                                                           nullptr, nullptr));
+            continue;
+        }
+        trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
+        withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
+            checked(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_TRUE, 0, m.bytes, p, 0, nullptr, nullptr));
+        });
+        bytesMoved += m.bytes;
+    }
+    checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
+    for (auto& t : r.targets)
+        withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
+}
+
+// After a chunk (the CPU queue idle, so the CPU copies are a consistent snapshot: H3): sends what
+// changed since the last send to the receive buffers; the status word follows on the same queue.
+void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
+    // The receive buffers start as copies of the GPU's contents (another queue): never overtake them.
+    if (!r.snapshots.empty()) {
+        waitAll(r.snapshots);
+        releaseAll(r.snapshots);
+    }
+    for (auto& t : r.targets) {
+        std::pair<size_t, size_t> range{0, 0};
+        withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) {
+            range = differingRange(p, t.sent.data(), t.bytes, t.elementSize);
+            if (range.second > range.first)
+                std::memcpy(t.sent.data() + range.first, p + range.first, range.second - range.first);
+        });
+        if (range.second == range.first) continue;
+        trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
+        checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_TRUE, range.first,
+                                                           range.second - range.first, t.sent.data() + range.first, 0,
+                                                           nullptr, nullptr));
+        bytesMoved += range.second - range.first;
+    }
+}
+
+// After the GPU kernel: the merge (or the CPU's data as the result when it did every group), and,
+// when the CPU copies lack results the GPU computed, the merged result copied into the receive
+// buffers, from where it streams back to the CPU after the launch completes.
+void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, uint64_t sent, bool streamBack) {
+    trace::Scope span({int(r.gpu), "merge"}, sent == 0 ? "CPU result" : sent < r.groups ? "merge" : "GPU result");
+    span.add(trace::num("objects", double(r.targets.size())));
+    for (auto& t : r.targets) {
+        cl_event e = nullptr;
+        if (sent == 0) {
+            checked(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.recv, t.onGpu, 0, 0, t.bytes, 0, nullptr, &e));
+        } else if (sent < r.groups) {
+            std::lock_guard lock(res.slot(r.gpu).mutex);
+            e = merge::enqueueMerge(gpuTransfer, res.mergeKernel(r.gpu, t.elementSize), t.onGpu, t.recv, t.orig, t.bytes,
+                                    t.elementSize, {});
+            counters::add(counters::Merges);
+        }
+        if (e) BACKEND(e, clReleaseEvent)(e);
+        if (streamBack)
+            checked(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.onGpu, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
+    }
+    checked(BACKEND(gpuTransfer, clFinish)(gpuTransfer));
+}
+
+// What streams back to the CPU copies after the launch's event completed: only backend objects
+// (retained) and the per-context resources, so the application may release everything meanwhile.
+struct StreamBack {
+    std::shared_ptr<SplitResources> resources;
+    unsigned gpu = 0, cpu = 0;
+    cl_context gpuContext = nullptr;
+    struct Item {
+        cl_mem recv, onCpu;
+        size_t bytes;
+    };
+    std::vector<Item> items;
+    size_t bytesMoved = 0;
+
+    void run() {
+        cl_command_queue cpuQueue = resources->slot(cpu).queue;
+        cl_command_queue gpuTransfer = resources->slot(gpu).queue;
+        for (auto& it : items) {
+            chaos().delay(5000);  // tests: later CPU work must wait for what is still on its way
+            trace::Scope span({int(cpu), "stream-back"}, "bring back " + std::to_string(it.bytes) + " bytes");
+            withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
+                checked(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, it.recv, CL_TRUE, 0, it.bytes, p, 0, nullptr,
+                                                                  nullptr));
+            });
+            bytesMoved += it.bytes;
+            counters::add(counters::BytesBetweenDevices, it.bytes);
+        }
+        checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
+    }
+    void release() {
+        for (auto& it : items) {
+            resources->pool.give(gpuContext, it.recv, it.bytes);
+            BACKEND(it.onCpu, clReleaseMemObject)(it.onCpu);
+        }
+        items.clear();
+    }
+};
+
+// Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
+// the status word. Returns the lowest group whose results the GPU has (r.groups: none).
+// Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
+struct Wakeup {
+    std::mutex mutex;
+    std::condition_variable cv;
+
+    static void CL_CALLBACK notify(cl_event, cl_int, void* data) {
+        auto* self = static_cast<std::shared_ptr<Wakeup>*>(data);
+        {
+            std::lock_guard lock((*self)->mutex);
+        }
+        (*self)->cv.notify_all();
+        delete self;
+    }
+    static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
+        auto* holder = new std::shared_ptr<Wakeup>(w);
+        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
+    }
+    // Until `done()` holds; the timeout only guards against a backend that never calls back.
+    template <typename Done>
+    void waitUntil(Done done) {
+        std::unique_lock lock(mutex);
+        while (!done()) cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+};
+
+uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
+                   std::vector<uint64_t>& chunkSizes) {
     cl_kernel chunkKernel = r.variants->chunk[r.cpu];
     cl_uint numArgs = static_cast<cl_uint>(r.args.size());
-    cl_int failure = CL_SUCCESS;
     // Static split (HETERO_CPU_SHARE): the GPU skips [cpuFloor, groups) from the start, so the CPU must
     // finish all of it and send it once, whatever the GPU does meanwhile. Adaptive: until the GPU ends.
     const bool fixedShare = r.fixedShare;
     uint64_t next = r.groups, sent = r.groups;
-    unsigned chunks = 0;
-    size_t bytesMoved = 0;
-    bool randomChunks = chaos().on;
+    const bool randomChunks = chaos().on;
+    // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
     double lastPerGroup = -1;
-    try {
-        while (next > r.cpuFloor && (fixedShare || !eventDone(r.gpuDone))) {
-            chaos().delay(2000);
-            uint64_t size = randomChunks ? 1 + chaos().below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
-                                         : std::min(chunk, next - r.cpuFloor);
-            uint64_t begin = next - size;
-            double t0 = now();
-            {
-                std::lock_guard lock(r.variants->mutex);
-                r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
-                cl_event last = nullptr;
-                for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
-                    setExtra(chunkKernel, numArgs, sl.extraArgs);
-                    if (last) BACKEND(last, clReleaseEvent)(last);
-                    checked(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
-                                                                      sl.local, 0, nullptr, &last));
-                }
-                checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
-                if (last) BACKEND(last, clReleaseEvent)(last);
+    auto wakeup = std::make_shared<Wakeup>();
+    if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
+    while (next > r.cpuFloor && (fixedShare || !eventDone(r.gpuDone))) {
+        chaos().delay(2000);
+        uint64_t size = randomChunks ? 1 + chaos().below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
+                                     : std::min(chunk, next - r.cpuFloor);
+        uint64_t begin = next - size;
+        double t0 = now(), traceT0 = trace::now();
+        cl_event chunkDone = nullptr;
+        {
+            // Arguments are captured at enqueue: the lock need not cover the chunk's run.
+            std::lock_guard lock(r.variants->mutex);
+            r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
+            for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
+                setExtra(chunkKernel, numArgs, sl.extraArgs);
+                if (chunkDone) BACKEND(chunkDone, clReleaseEvent)(chunkDone);
+                chunkDone = nullptr;
+                checked(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
+                                                                  sl.local, 0, nullptr, &chunkDone));
             }
-            ++chunks;
-            next = begin;
-            double perGroup = (now() - t0) / double(size);
-            if (lastPerGroup < 0 || perGroup < lastPerGroup * 0.95) chunk *= 2;  // grow while it pays
-            lastPerGroup = perGroup;
-            if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
-            // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
-            if (!fixedShare && eventDone(r.gpuDone)) break;
-            // The receive buffers start as copies of the GPU's contents (another queue): never overtake them.
-            if (!r.snapshots.empty()) {
-                checked(BACKEND(r.snapshots[0], clWaitForEvents)(static_cast<cl_uint>(r.snapshots.size()), r.snapshots.data()));
-                for (cl_event e : r.snapshots) BACKEND(e, clReleaseEvent)(e);
-                r.snapshots.clear();
-            }
-            // H3: the CPU queue is idle, so each buffer is a consistent snapshot at this chunk boundary.
-            for (size_t i = 0; i < r.targets.size(); ++i) {
-                auto& t = r.targets[i];
-                checked(BACKEND(cpuQueue, clEnqueueReadBuffer)(cpuQueue, t.onCpu, CL_TRUE, 0, t.bytes, r.staging[i].data(), 0,
-                                                               nullptr, nullptr));
-                checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_TRUE, 0, t.bytes, r.staging[i].data(),
-                                                                   0, nullptr, nullptr));
-                bytesMoved += 2 * t.bytes;
-            }
-            chaos().delay(2000);
-            // The status word follows the data on the same in-order queue: the GPU only skips groups
-            // whose results have arrived.
-            cl_uint lowest = static_cast<cl_uint>(begin);
-            if (!fixedShare)
-                checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_TRUE, sizeof(cl_uint),
-                                                                   sizeof lowest, &lowest, 0, nullptr, nullptr));
-            sent = begin;
         }
+        BACKEND(cpuQueue, clFlush)(cpuQueue);
+        // Until the chunk is done, or (adaptive) the GPU is: then the chunk's results would come too
+        // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
+        // copies next (the stream-back's map on the same in-order queue) waits for it.
+        Wakeup::watch(wakeup, chunkDone);
+        wakeup->waitUntil([&] { return eventDone(chunkDone) || (!fixedShare && eventDone(r.gpuDone)); });
+        bool finished = eventDone(chunkDone);
+        cl_int chunkStatus = CL_COMPLETE;
+        BACKEND(chunkDone, clGetEventInfo)(chunkDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof chunkStatus, &chunkStatus,
+                                           nullptr);
+        BACKEND(chunkDone, clReleaseEvent)(chunkDone);
+        if (finished && chunkStatus < 0) fail(chunkStatus);
+        if (!finished) {
+            trace::span({int(r.cpu), "CPU chunks"}, r.name + " (left behind)", traceT0, trace::now(),
+                        {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
+                         trace::num("launch", r.launchId)});
+            break;
+        }
+        chunkSizes.push_back(size);
+        trace::span({int(r.cpu), "CPU chunks"}, r.name, traceT0, trace::now(),
+                    {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
+                     trace::num("launch", r.launchId)});
+        next = begin;
+        double perGroup = (now() - t0) / double(size);
+        if (lastPerGroup < 0 || perGroup < lastPerGroup * 0.95) chunk *= 2;  // grow while it pays
+        lastPerGroup = perGroup;
+        if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
+        // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
+        if (!fixedShare && eventDone(r.gpuDone)) break;
+        sendChunkResults(r, cpuQueue, gpuTransfer, bytesMoved);
+        chaos().delay(2000);
+        // The status word follows the data on the same in-order queue: the GPU only skips groups
+        // whose results have arrived.
+        cl_uint lowest = static_cast<cl_uint>(begin);
+        if (!fixedShare)
+            checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_TRUE, sizeof(cl_uint), sizeof lowest,
+                                                               &lowest, 0, nullptr, nullptr));
+        sent = begin;
+    }
+    return sent;
+}
+
+std::string describeChunks(const std::vector<uint64_t>& sizes) {
+    std::string s;
+    for (size_t i = 0; i < sizes.size() && i < 8; ++i) s += (i ? "," : "") + std::to_string(sizes[i]);
+    if (sizes.size() > 8) s += ",...";
+    return s.empty() ? "none" : s;
+}
+
+// The split launch's thread: the CPU side, the merge, completion, then the stream-back.
+void runSplit(std::shared_ptr<SplitRun> run) {
+    struct Leave {  // last thing this thread does (declared first, destroyed last)
+        ~Leave() { RunningSplits::instance().leave(); }
+    } leave;
+    SplitRun& r = *run;
+    SplitResources& res = *r.resources;
+    cl_command_queue cpuQueue = res.slot(r.cpu).queue;
+    cl_command_queue gpuTransfer = res.slot(r.gpu).queue;
+    size_t bytesMoved = 0;
+    std::vector<uint64_t> chunkSizes;
+    uint64_t sent = r.groups;
+    bool cpuReady = false;
+    try {
+        prepareCpuCopies(r, cpuQueue, gpuTransfer, bytesMoved);
+        cpuReady = true;
+        sent = runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes);
     } catch (const Error& e) {
-        failure = e.code;
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
     }
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
     cl_int gpuStatus = BACKEND(r.gpuDone, clWaitForEvents)(1, &r.gpuDone);
+    r.gpuSeenDone = trace::now();
     chaos().delay(2000);
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    if (result == CL_COMPLETE && sent < r.groups) {
+    // The CPU copies hold the result already when the CPU did every group; else the merged result
+    // streams back to them. (A failed launch leaves contents undefined, as on any device.)
+    bool streamBack = sent != 0 && result == CL_COMPLETE;
+    if (result == CL_COMPLETE) {
         try {
-            std::vector<cl_event> merges;
-            for (auto& t : r.targets) {
-                cl_event e = nullptr;
-                if (sent == 0) {  // the CPU did every group: its data is the result
-                    checked(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.recv, t.onGpu, 0, 0, t.bytes, 0, nullptr, &e));
-                } else {
-                    std::lock_guard lock(res.slot(r.gpu).mutex);
-                    e = merge::enqueueMerge(gpuTransfer, res.mergeKernel(r.gpu, t.elementSize), t.onGpu, t.recv, t.orig,
-                                            t.bytes, t.elementSize, {});
-                }
-                merges.push_back(e);
-            }
-            checked(BACKEND(gpuTransfer, clFinish)(gpuTransfer));
-            for (cl_event e : merges) BACKEND(e, clReleaseEvent)(e);
+            mergeOnGpu(r, res, gpuTransfer, sent, streamBack);
         } catch (const Error& e) {
             HETERO_LOG(Error, "split launch of %s: merge failed (%s)", r.name.c_str(), errorName(e.code));
             result = e.code;
+            streamBack = false;
         }
     }
     double seconds = now() - r.started;
-    if (result == CL_COMPLETE && failure == CL_SUCCESS) recordSplit(r.name, r.launch, seconds);
-    HETERO_LOG(Info, "split %s: %llu work-groups, CPU did %llu (%.1f%%) in %u chunks, %zu bytes moved, %.3f ms",
+    if (result == CL_COMPLETE && cpuReady) recordSplit(r.name, r.launch, seconds);
+    {
+        uint64_t cpuDid = r.groups - sent;
+        uint64_t cpuGroups = (isCpuSlot(r.cpu) ? cpuDid : 0) + (isCpuSlot(r.gpu) ? r.groups - cpuDid : 0);
+        countLaunch(counters::LaunchesSplitDiscrete, r.groups, cpuGroups);
+        counters::add(counters::BytesBetweenDevices, bytesMoved);
+        trace::span({int(r.gpu), "abortable kernel"}, r.name, r.traceBegin, r.gpuSeenDone,
+                    {trace::num("launch", r.launchId), trace::num("groups_skipped", double(r.groups - sent))});
+        traceLaunch(r.name, int(r.gpu), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
+                    {trace::num("chunks", double(chunkSizes.size())), trace::str("chunk_sizes", describeChunks(chunkSizes)),
+                     trace::num("bytes", double(bytesMoved)), trace::str("memory", "discrete")});
+    }
+    HETERO_LOG(Info, "split %s: %llu work-groups, CPU did %llu (%.1f%%) in %zu chunks (%s), %zu bytes moved, %.3f ms",
                r.name.c_str(), (unsigned long long)r.groups, (unsigned long long)(r.groups - sent),
-               r.groups ? 100.0 * double(r.groups - sent) / double(r.groups) : 0.0, chunks, bytesMoved, seconds * 1e3);
-    releaseRun(r, res);
+               r.groups ? 100.0 * double(r.groups - sent) / double(r.groups) : 0.0, chunkSizes.size(),
+               describeChunks(chunkSizes).c_str(), bytesMoved, seconds * 1e3);
+
+    // Hand the receive buffers to the stream-back, everything else back to the pools.
+    StreamBack back;
+    back.resources = r.resources;
+    back.gpu = r.gpu;
+    back.cpu = r.cpu;
+    back.gpuContext = r.context->backend(r.gpu);
+    for (auto& t : r.targets) {
+        res.pool.give(back.gpuContext, t.orig, t.bytes);
+        if (streamBack) {
+            BACKEND(t.onCpu, clRetainMemObject)(t.onCpu);
+            back.items.push_back({t.recv, t.onCpu, t.bytes});
+        } else {
+            res.pool.give(back.gpuContext, t.recv, t.bytes);
+        }
+        res.hostPool.give(std::move(t.sent));
+    }
+    r.targets.clear();
+    for (auto& m : r.migrations)
+        if (m.pooled) res.pool.give(back.gpuContext, m.from, m.bytes);
+    r.migrations.clear();
+    res.pool.give(back.gpuContext, r.status, 2 * sizeof(cl_uint));
+    r.status = nullptr;
+    BACKEND(r.gpuDone, clReleaseEvent)(r.gpuDone);
+    r.gpuDone = nullptr;
+    releaseAll(r.snapshots);
+    releaseAll(r.cpuReady);
     cl_event userCpu = r.userCpu, userGpu = r.userGpu;
     // Let go of the context, kernel and memory objects before the launch is seen complete: an
     // application that then releases everything must see its objects (and destructor callbacks)
     // go at once, not whenever this thread gets to its end.
     run.reset();
-    BACKEND(userCpu, clSetUserEventStatus)(userCpu, CL_COMPLETE);
     BACKEND(userGpu, clSetUserEventStatus)(userGpu, result);
-    BACKEND(userCpu, clReleaseEvent)(userCpu);
     BACKEND(userGpu, clReleaseEvent)(userGpu);
+
+    // The CPU copies become current in the background; CPU work that reads them waits for userCpu.
+    // Copies the failed preparation left stale must never pass as current.
+    cl_int cpuStatus = cpuReady ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+    try {
+        back.run();
+    } catch (const Error& e) {
+        HETERO_LOG(Error, "split launch: bringing results back to the CPU failed (%s)", errorName(e.code));
+        cpuStatus = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;  // a stale copy must never pass as current
+    }
+    back.release();
+    HETERO_LOG(Debug, "split: %zu bytes streamed back to the CPU", back.bytesMoved);
+    BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
+    BACKEND(userCpu, clReleaseEvent)(userCpu);
 }
 
 }  // namespace
@@ -576,6 +865,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     auto run = std::make_shared<SplitRun>();
     SplitRun& r = *run;
     r.context = Ref<Context>(kernel.context());
+    r.resources = r.context->sharedSplitResources();
     r.kernel = Ref<Kernel>(&kernel);
     r.variants = kernel.variants();
     r.args = args;
@@ -584,6 +874,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.cpu = decision.cpuSlot;
     r.launch = launch;
     r.started = now();
+    r.traceBegin = trace::now();
     if (!r.launch.hasLocal) {
         chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
     }
@@ -603,12 +894,12 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     std::string why;
     if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
 
-    SplitResources& res = r.context->splitResources();
+    SplitResources& res = *r.resources;
     cl_context gpuContext = r.context->backend(r.gpu), cpuContext = r.context->backend(r.cpu);
     cl_command_queue gpuQueue = sub.backendQueue;
-    cl_command_queue cpuMigrate = sub.queue.backendQueue(r.cpu);
 
-    // Lock every storage the launch touches, bring it to both slots.
+    // Lock every storage the launch touches and bring it to the GPU. The CPU copies are brought up
+    // to date by the launch's thread, from GPU-side snapshots, so this thread never waits for them.
     std::vector<Storage*> storages;
     for (const auto& a : args)
         if (a.mem) storages.push_back(&a.mem->storage());
@@ -616,35 +907,41 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
     std::vector<std::unique_lock<std::mutex>> locks;
     for (Storage* s : storages) locks.emplace_back(s->mutex);
-    std::vector<cl_event> gpuWait = sub.waitList, cpuWait;
+    std::vector<cl_event> gpuWait = sub.waitList;
+    std::vector<Storage*> staleOnCpu;
     for (Storage* s : storages) {
         s->makeFresh(r.gpu, sub.queue, gpuWait);
-        s->makeFresh(r.cpu, sub.queue, cpuWait);
+        s->backendMem(r.cpu);
+        if (!s->freshOn(r.cpu)) staleOnCpu.push_back(s);
+        if (cl_event e = s->readyOn(r.cpu)) {
+            BACKEND(e, clRetainEvent)(e);
+            r.cpuReady.push_back(e);
+        }
     }
-    // The CPU starts from the same contents: wait for them now (its chunks run on another queue).
-    if (!cpuWait.empty()) checked(BACKEND(cpuMigrate, clWaitForEvents)(static_cast<cl_uint>(cpuWait.size()), cpuWait.data()));
+    auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
 
     // The merge needs both copies of a written object to hold the same bytes wherever the launch does
     // not write. Copies of an object never written hold whatever their allocation held: zero both.
     for (const auto& w : written) {
         if (w.storage->version() != 0) continue;
         const cl_uint zero = 0;
-        size_t pattern = w.storage->bytes() % 4 == 0 ? 4 : 1;
         cl_event filled = nullptr;
-        checked(BACKEND(gpuQueue, clEnqueueFillBuffer)(gpuQueue, w.storage->backendMem(r.gpu), &zero, pattern, 0,
-                                                       w.storage->bytes(), static_cast<cl_uint>(gpuWait.size()),
-                                                       listOrNull(gpuWait), &filled));
+        checked(BACKEND(gpuQueue, clEnqueueFillBuffer)(gpuQueue, w.storage->backendMem(r.gpu), &zero,
+                                                       w.storage->bytes() % 4 == 0 ? 4 : 1, 0, w.storage->bytes(),
+                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &filled));
         gpuWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
-        checked(BACKEND(cpuMigrate, clEnqueueFillBuffer)(cpuMigrate, w.storage->backendMem(r.cpu), &zero, pattern, 0,
-                                                         w.storage->bytes(), 0, nullptr, nullptr));
-        checked(BACKEND(cpuMigrate, clFinish)(cpuMigrate));
+        r.migrations.push_back({w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
     }
     // Snapshots: orig (pre-launch contents, for the merge) and recv (what the CPU sends; starts as orig).
     for (const auto& w : written) {
-        SplitRun::Target t{w.storage, w.elementSize, w.storage->bytes(), w.storage->backendMem(r.gpu),
-                           w.storage->backendMem(r.cpu), res.pool.take(gpuContext, w.storage->bytes()),
-                           res.pool.take(gpuContext, w.storage->bytes())};
+        SplitRun::Target t{w.elementSize,
+                           w.storage->bytes(),
+                           w.storage->backendMem(r.gpu),
+                           w.storage->backendMem(r.cpu),
+                           res.pool.take(gpuContext, w.storage->bytes()),
+                           res.pool.take(gpuContext, w.storage->bytes()),
+                           res.hostPool.take(w.storage->bytes())};
         cl_event copied[2] = {nullptr, nullptr};
         checked(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes,
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[0]));
@@ -652,8 +949,19 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[1]));
         r.snapshots.push_back(copied[0]);
         r.snapshots.push_back(copied[1]);
-        r.targets.push_back(t);
-        r.staging.emplace_back(t.bytes);
+        if (isStale(w.storage) && w.storage->version() != 0) r.migrations.push_back({t.onCpu, t.bytes, t.orig, false});
+        r.targets.push_back(std::move(t));
+    }
+    // Objects only read whose CPU copy is stale: a snapshot of the GPU's copy to bring it from.
+    for (Storage* s : staleOnCpu) {
+        bool isTarget = std::any_of(written.begin(), written.end(), [&](const Written& w) { return w.storage == s; });
+        if (isTarget) continue;
+        cl_mem from = res.pool.take(gpuContext, s->bytes());
+        cl_event copied = nullptr;
+        checked(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(),
+                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
+        r.snapshots.push_back(copied);
+        r.migrations.push_back({s->backendMem(r.cpu), s->bytes(), from, true});
     }
     // Status word {launch id, lowest group the CPU has done}: before the kernel starts (protocol).
     r.status = res.pool.take(gpuContext, 2 * sizeof(cl_uint));
@@ -666,11 +974,17 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.snapshots.push_back(statusWritten);
 
     // Test knob: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not).
+    struct HeldEvent {
+        cl_event e = nullptr;
+        ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
+    } gateHeld;
     if (chaos().on) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
         if (gate) {
             gpuWait.push_back(gate);
+            gateHeld.e = gate;  // our own reference: the opener below may be done before the kernel is enqueued
+            BACKEND(gate, clRetainEvent)(gate);
             unsigned wait = chaos().below(30000);
             std::thread([gate, wait] {
                 std::this_thread::sleep_for(std::chrono::microseconds(wait));
@@ -694,21 +1008,23 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     }
     BACKEND(gpuQueue, clFlush)(gpuQueue);
 
-    // Completion: userGpu when the merged results are in place, userCpu when the CPU copies are free.
+    // Completion: userGpu when the merged results are in place on the GPU (the launch's event),
+    // userCpu when the CPU copies hold them too (after the stream-back).
     cl_int err = CL_SUCCESS;
     r.userGpu = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &err);
     if (!r.userGpu) fail(CL_OUT_OF_RESOURCES);
     r.userCpu = BACKEND(cpuContext, clCreateUserEvent)(cpuContext, &err);
     if (!r.userCpu) fail(CL_OUT_OF_RESOURCES);
     for (const auto& w : written) w.storage->wroteOn(r.gpu, r.userGpu);
-    for (Storage* s : storages) s->setReady(r.cpu, r.userCpu);  // nothing may overwrite the CPU copies meanwhile
+    // Every CPU copy is current once userCpu completes (objects only read: after the migration;
+    // written ones: after the stream-back), and nothing may overwrite them before.
+    for (Storage* s : storages) s->freshLater(r.cpu, r.userCpu);
     locks.clear();
 
     BACKEND(r.userGpu, clRetainEvent)(r.userGpu);  // one for the command's event, one for the thread
-    BACKEND(r.userCpu, clRetainEvent)(r.userCpu);
     cl_event forCommand = r.userGpu;
-    std::thread(runCpuSide, run).detach();
-    BACKEND(r.userCpu, clReleaseEvent)(r.userCpu);  // the storages hold their own references
+    RunningSplits::instance().enter();
+    std::thread(runSplit, run).detach();
     return forCommand;
 }
 

@@ -173,6 +173,11 @@ void Storage::setReady(unsigned slot, cl_event event) {
     c.ready = event;
 }
 
+void Storage::freshLater(unsigned slot, cl_event ready) {
+    setReady(slot, ready);
+    copies_[slot].version = version_;
+}
+
 void Storage::wroteOnHost() {
     if (unified_) return unifiedWroteOnHost();
     ++version_;

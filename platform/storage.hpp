@@ -63,6 +63,9 @@ public:
     void wroteOnHost();
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
+    // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
+    // a split launch brings them there in the background.
+    void freshLater(unsigned slot, cl_event ready);
     // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
     void initialContentsOnHost();
     uint64_t version() const { return version_; }

@@ -50,7 +50,29 @@ def properly_nested(spans):
     return True
 
 
-def check_trace(path, slots, stderr):
+def check_split_launches(spans, lane, launches, values):
+    """Split configurations (--split): every launch split by the discrete engine, its CPU chunks
+    drawn on the CPU slot with the work-groups they covered, inside the launch's range."""
+    check(all(e["args"].get("split") == 1 and e["args"].get("memory") == "discrete" for e in launches),
+          "every launch is split by the discrete engine")
+    chunks = [e for e in spans if lane(e) == "CPU chunks"]
+    check(chunks, "CPU chunks are drawn")
+    by_launch = {}
+    for e in chunks:
+        first, last = e["args"].get("first_group"), e["args"].get("last_group")
+        check(first is not None and last is not None and 0 <= first <= last, "a chunk names its groups: %s" % e)
+        by_launch.setdefault(e["args"].get("launch"), []).append((first, last))
+    for launch, ranges in by_launch.items():
+        ranges.sort()
+        check(all(a[1] < b[0] for a, b in zip(ranges, ranges[1:])),
+              "the chunks of launch %s do not overlap (%s)" % (launch, ranges))
+    check(any(lane(e) == "abortable kernel" for e in spans), "the GPU's abortable kernels are drawn")
+    if values is not None:
+        check(values.get("launches_split_discrete") == sum(LAUNCHES.values()), "launches_split_discrete counted")
+        check(values.get("launches_whole") == 0, "no launch counted as whole")
+
+
+def check_trace(path, slots, stderr, split=False):
     try:
         with open(path) as f:
             trace = json.load(f)
@@ -99,10 +121,14 @@ def check_trace(path, slots, stderr):
     groups = sum(e["args"].get("work_groups", 0) for e in launches)
     cpu = sum(e["args"].get("cpu_work_groups", 0) for e in launches)
     check(groups == WORK_GROUPS, "work_groups add up to %d (got %d)" % (WORK_GROUPS, groups))
-    check(cpu == WORK_GROUPS, "every work-group ran on a CPU slot (PoCL): %d (got %d)" % (
-        WORK_GROUPS, cpu))
-    check(all(e["args"].get("split") == 0 and 0 <= e["args"].get("slot", -1) < slots
-              for e in launches), "launches are unsplit and name their slot")
+    # Where a split launch shares its groups with a GPU (NVIDIA beside PoCL), only some are the CPU's.
+    all_cpu = not split or all(n.endswith("(CPU)") for n in names if n.startswith("slot "))
+    if all_cpu:
+        check(cpu == WORK_GROUPS, "every work-group ran on a CPU slot (PoCL): %d (got %d)" % (WORK_GROUPS, cpu))
+    else:
+        check(0 <= cpu <= WORK_GROUPS, "the CPU's work-groups are a share of all (%d of %d)" % (cpu, WORK_GROUPS))
+    check(all(e["args"].get("split") == (1 if split else 0) and 0 <= e["args"].get("slot", -1) < slots
+              for e in launches), "launches are %s and name their slot" % ("split" if split else "unsplit"))
     check(all(processes.get(e["pid"]) == "Hetero host" for e in launches),
           "launches are drawn on the host process")
 
@@ -135,9 +161,12 @@ def check_trace(path, slots, stderr):
     if check(len(counter_events) == 1, "one 'hetero counters' event"):
         values = counter_events[0].get("args", {})
         check(set(values) == set(COUNTERS), "it holds every counter (%s)" % sorted(values))
-        check(values.get("launches_whole") == sum(LAUNCHES.values()), "launches_whole in the trace")
+        if split:
+            check_split_launches(spans, lane, launches, values)
+        else:
+            check(values.get("launches_whole") == sum(LAUNCHES.values()), "launches_whole in the trace")
         check(values.get("work_groups_total") == WORK_GROUPS, "work_groups_total in the trace")
-        check(values.get("work_groups_cpu") == WORK_GROUPS, "work_groups_cpu in the trace")
+        check(values.get("work_groups_cpu") == cpu, "work_groups_cpu in the trace")
         check(values.get("bytes_device_to_host", 0) >= MIB, "the map's download is counted")
         downloads = sum(e["args"].get("bytes", 0) for e in migrations if e["name"] == "download")
         uploads = sum(e["args"].get("bytes", 0) for e in migrations if e["name"] == "upload")
@@ -158,6 +187,7 @@ def main():
     parser.add_argument("--work", required=True, help="folder for the trace files")
     parser.add_argument("--slots", type=int, required=True)
     parser.add_argument("--name", required=True)
+    parser.add_argument("--split", action="store_true", help="launches are split (HETERO_SPLIT=always)")
     args = parser.parse_args()
     base = {k: v for k, v in os.environ.items() if k not in ("HETERO_TRACE", "HETERO_LOG")}
 
@@ -170,7 +200,7 @@ def main():
     written = [f for f in os.listdir(args.work) if f.startswith("trace-%s-" % args.name)]
     if check(len(written) == 1 and re.match(r"trace-%s-\d+\.json$" % re.escape(args.name), written[0]),
              "one trace file with the process id in its name (%s)" % written):
-        check_trace(os.path.join(args.work, written[0]), args.slots, done.stderr)
+        check_trace(os.path.join(args.work, written[0]), args.slots, done.stderr, args.split)
 
     # The configuration file's key `trace`.
     path = os.path.join(args.work, "trace-%s-config.json" % args.name)
@@ -181,7 +211,7 @@ def main():
         os.remove(path)
     run(args.program, dict(base, HETERO_CONFIG=config))
     if check(os.path.exists(path), "the configuration key 'trace' writes %s" % path):
-        check_trace(path, args.slots, None)
+        check_trace(path, args.slots, None, args.split)
 
     # An unwritable path: one warning, the program unharmed.
     done = run(args.program, dict(base, HETERO_TRACE="/nonexistent-dir/trace.json"))
