@@ -150,7 +150,13 @@ bool historySaysSplit(const std::string& name, const LaunchGeometry& launch) {
     ++k.launches;
     if (h.unsplit < 0) return false;
     if (h.unsplit < kMinimumSplitSeconds) return false;  // too short to gain anything
-    if (h.split < 0) return k.launches % k.probeEvery == 0;
+    if (h.split < 0) {
+        if (k.launches % k.probeEvery != 0) return false;
+        // Until this probe reports, count it as lost: an application enqueuing hundreds of launches
+        // at new sizes before the first probe ends must not probe them all.
+        k.probeEvery = std::max(k.probeEvery, 16u);
+        return true;
+    }
     bool splitFaster = h.split < h.unsplit;
     return (h.launches % h.probeEvery == 0) ? !splitFaster : splitFaster;
 }
@@ -926,6 +932,12 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
     std::vector<std::unique_lock<std::mutex>> locks;
     for (Storage* s : storages) locks.emplace_back(s->mutex);
+    // Sub-buffers' backend objects are made under the storage lock, here, not by the chunk thread.
+    for (const auto& a : args)
+        if (a.mem) {
+            a.mem->backendMem(r.gpu);
+            a.mem->backendMem(r.cpu);
+        }
     std::vector<cl_event> gpuWait = sub.waitList;
     std::vector<Storage*> staleOnCpu;
     for (Storage* s : storages) {
