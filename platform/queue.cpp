@@ -150,11 +150,16 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
     try {
         int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
         Submission submission{*this, slot, nullptr, {}};
+        if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
         for (const auto& d : c.dependencies) {
             if (d->isComplete()) continue;
             cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
             if (be) {
-                submission.waitList.push_back(be);
+                // The same in-order backend queue keeps the order already; naming the event again
+                // costs a cross-command wait in some drivers on every launch.
+                cl_command_queue of = nullptr;
+                BACKEND(be, clGetEventInfo)(be, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+                if (of != submission.backendQueue || !of) submission.waitList.push_back(be);
                 continue;
             }
             if (!mayBlock) return false;
@@ -163,7 +168,6 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
                 return true;
             }
         }
-        if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
         event.submitting(slot);
         cl_event done = c.submit(submission);
         if (done) {

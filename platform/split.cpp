@@ -92,9 +92,20 @@ struct History {
     unsigned launches = 0;
     unsigned probeEvery = 16;         // launches between re-probes of the slower way; doubles on a loss
 };
+// Per kernel, across sizes: kernels launched at ever new sizes (gramschmidt's shrinking column
+// loops) would otherwise probe a split at every new size. Once splits of a kernel have lost, a new
+// size is probed only every probeEvery launches of the kernel.
+struct KernelHistory {
+    unsigned launches = 0;
+    unsigned probeEvery = 1;  // 1 until a split of the kernel loses; doubles with each loss
+};
 std::mutex historyMutex;
 std::map<std::string, History>& histories() {
     static auto* h = new std::map<std::string, History>;
+    return *h;
+}
+std::map<std::string, KernelHistory>& kernelHistories() {
+    static auto* h = new std::map<std::string, KernelHistory>;
     return *h;
 }
 std::string historyKey(const std::string& kernel, const LaunchGeometry& l) {
@@ -121,17 +132,31 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
     h.split = seconds;
     // A split that lost makes the next probe twice as rare: on a machine where the GPU is far
     // faster, trying costs more than splitting could ever gain.
-    if (h.unsplit >= 0 && seconds > h.unsplit) h.probeEvery = std::min(h.probeEvery * 2, kMaxProbeEvery);
+    KernelHistory& k = kernelHistories()[name];
+    if (h.unsplit >= 0 && seconds > h.unsplit) {
+        h.probeEvery = std::min(h.probeEvery * 2, kMaxProbeEvery);
+        k.probeEvery = std::min(std::max(16u, k.probeEvery * 2), kMaxProbeEvery);
+    } else if (h.unsplit >= 0) {
+        k.probeEvery = 1;  // splitting this kernel pays: try it at every size
+    }
 }
 
 // Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.
 bool historySaysSplit(const std::string& name, const LaunchGeometry& launch) {
     std::lock_guard lock(historyMutex);
     History& h = histories()[historyKey(name, launch)];
+    KernelHistory& k = kernelHistories()[name];
     ++h.launches;
+    ++k.launches;
     if (h.unsplit < 0) return false;
     if (h.unsplit < kMinimumSplitSeconds) return false;  // too short to gain anything
-    if (h.split < 0) return true;
+    if (h.split < 0) {
+        if (k.launches % k.probeEvery != 0) return false;
+        // Until this probe reports, count it as lost: an application enqueuing hundreds of launches
+        // at new sizes before the first probe ends must not probe them all.
+        k.probeEvery = std::max(k.probeEvery, 16u);
+        return true;
+    }
     bool splitFaster = h.split < h.unsplit;
     return (h.launches % h.probeEvery == 0) ? !splitFaster : splitFaster;
 }
@@ -907,6 +932,12 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
     std::vector<std::unique_lock<std::mutex>> locks;
     for (Storage* s : storages) locks.emplace_back(s->mutex);
+    // Sub-buffers' backend objects are made under the storage lock, here, not by the chunk thread.
+    for (const auto& a : args)
+        if (a.mem) {
+            a.mem->backendMem(r.gpu);
+            a.mem->backendMem(r.cpu);
+        }
     std::vector<cl_event> gpuWait = sub.waitList;
     std::vector<Storage*> staleOnCpu;
     for (Storage* s : storages) {
