@@ -114,6 +114,13 @@ std::string historyKey(const std::string& kernel, const LaunchGeometry& l) {
     return k;
 }
 
+// Split launches submitted and not yet finished (their threads still run). Each holds snapshot,
+// receive and staging buffers of every object it writes from submission on; an application that
+// enqueues thousands of launches at once must not get thousands of those: beyond this many, a
+// launch runs whole.
+constexpr unsigned kMaxSplitsInFlight = 16;
+std::atomic<unsigned> splitsInFlight{0};
+
 // Launches shorter than this gain nothing from a second device: the split's fixed costs dominate.
 constexpr double kMinimumSplitSeconds = 0.5e-3;
 constexpr unsigned kMaxProbeEvery = 4096;
@@ -389,6 +396,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     }
     std::vector<Written> written;
     if (!writtenStorages(*kv, args, written, d.why)) return d;
+    if (splitsInFlight.load() >= kMaxSplitsInFlight) {
+        d.why = std::to_string(kMaxSplitsInFlight) + " split launches are still in flight";
+        return d;
+    }
     double share = cpuShare();
     if (share == 0.0) {
         d.why = "HETERO_CPU_SHARE=0";
@@ -451,9 +462,11 @@ struct RunningSplits {
     void enter() {
         std::lock_guard lock(mutex);
         ++count;
+        ++splitsInFlight;
     }
     void leave() {
         std::lock_guard lock(mutex);
+        --splitsInFlight;
         if (--count == 0) idle.notify_all();
     }
 };
