@@ -1049,6 +1049,10 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                                                           r.launch.hasOffset ? r.launch.offset : nullptr, r.launch.global,
                                                           r.launch.local, static_cast<cl_uint>(gpuWait.size()),
                                                           listOrNull(gpuWait), &r.gpuDone));
+        // The variant kernel outlives this launch: let it hold no buffer (sub-buffers released by
+        // the application while a kernel still named them crashed NVIDIA's clReleaseMemObject).
+        for (cl_uint i = 0; i <= numArgs; ++i)
+            if (i == numArgs || args[i].mem) BACKEND(abortKernel, clSetKernelArg)(abortKernel, i, sizeof(cl_mem), nullptr);
     }
     BACKEND(gpuQueue, clFlush)(gpuQueue);
 
