@@ -1,6 +1,5 @@
 // HETERO_TEST_SPLIT_CHAOS=<seed> (tests only): random chunk sizes and random delays in the split
-// engines, so that tests see many interleavings, reproducibly per seed. The unified engine uses this
-// helper; platform/split.cpp still has its own copy of the same knob (same semantics).
+// engines, so that tests see many interleavings, reproducibly per seed. Both split engines use it.
 #pragma once
 
 namespace hetero::chaos {

@@ -1,6 +1,7 @@
 #include "platform/split.hpp"
 
 #include "merge/merge.hpp"
+#include "platform/chaos.hpp"
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
 #include "platform/launch_stats.hpp"
@@ -13,7 +14,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <random>
 #include <thread>
 
 namespace hetero {
@@ -52,33 +52,10 @@ double cpuShare() {
     return share;
 }
 
-// Test knobs (never for production): HETERO_TEST_SPLIT_CHAOS=<seed> makes chunk sizes random and
-// injects random delays before the GPU kernel, before each CPU copy is brought up to date, before each
+// Test knob (platform/chaos.hpp): with HETERO_TEST_SPLIT_CHAOS set, chunk sizes are random and
+// random delays come before the GPU kernel, before each CPU copy is brought up to date, before each
 // CPU chunk, between a chunk's data and its status word, before the merge and before each merged
 // result streams back to the CPU, so tests see many interleavings.
-struct Chaos {
-    bool on = false;
-    std::mutex mutex;
-    std::mt19937 rng;
-    unsigned below(unsigned n) {
-        std::lock_guard lock(mutex);
-        return n ? rng() % n : 0;
-    }
-    void delay(unsigned maxMicroseconds) {
-        if (on) std::this_thread::sleep_for(std::chrono::microseconds(below(maxMicroseconds)));
-    }
-};
-Chaos& chaos() {
-    static Chaos* c = [] {
-        auto* ch = new Chaos;
-        if (auto seed = config::get("HETERO_TEST_SPLIT_CHAOS", "test_split_chaos")) {
-            ch->on = true;
-            ch->rng.seed(static_cast<unsigned>(std::strtoul(seed->c_str(), nullptr, 10)));
-        }
-        return ch;
-    }();
-    return *c;
-}
 
 double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -580,7 +557,7 @@ void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         releaseAll(r.snapshots);
     }
     for (auto& m : r.migrations) {
-        chaos().delay(2000);
+        chaos::delay(2000);
         if (!m.from) {
             const cl_uint zero = 0;
             checked(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
@@ -662,7 +639,7 @@ struct StreamBack {
         cl_command_queue cpuQueue = resources->slot(cpu).queue;
         cl_command_queue gpuTransfer = resources->slot(gpu).queue;
         for (auto& it : items) {
-            chaos().delay(5000);  // tests: later CPU work must wait for what is still on its way
+            chaos::delay(5000);  // tests: later CPU work must wait for what is still on its way
             trace::Scope span({int(cpu), "stream-back"}, "bring back " + std::to_string(it.bytes) + " bytes");
             withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
                 checked(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, it.recv, CL_TRUE, 0, it.bytes, p, 0, nullptr,
@@ -717,15 +694,15 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
     // finish all of it and send it once, whatever the GPU does meanwhile. Adaptive: until the GPU ends.
     const bool fixedShare = r.fixedShare;
     uint64_t next = r.groups, sent = r.groups;
-    const bool randomChunks = chaos().on;
+    const bool randomChunks = chaos::on();
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
     while (next > r.cpuFloor && (fixedShare || !eventDone(r.gpuDone))) {
-        chaos().delay(2000);
-        uint64_t size = randomChunks ? 1 + chaos().below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
+        chaos::delay(2000);
+        uint64_t size = randomChunks ? 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
         uint64_t begin = next - size;
         double t0 = now(), traceT0 = trace::now();
@@ -772,7 +749,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
         if (!fixedShare && eventDone(r.gpuDone)) break;
         sendChunkResults(r, cpuQueue, gpuTransfer, bytesMoved);
-        chaos().delay(2000);
+        chaos::delay(2000);
         // The status word follows the data on the same in-order queue: the GPU only skips groups
         // whose results have arrived.
         cl_uint lowest = static_cast<cl_uint>(begin);
@@ -815,7 +792,7 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
     cl_int gpuStatus = BACKEND(r.gpuDone, clWaitForEvents)(1, &r.gpuDone);
     r.gpuSeenDone = trace::now();
-    chaos().delay(2000);
+    chaos::delay(2000);
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     // The CPU copies hold the result already when the CPU did every group; else the merged result
     // streams back to them. (A failed launch leaves contents undefined, as on any device.)
@@ -1022,14 +999,14 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         cl_event e = nullptr;
         ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
     } gateHeld;
-    if (chaos().on) {
+    if (chaos::on()) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
         if (gate) {
             gpuWait.push_back(gate);
             gateHeld.e = gate;  // our own reference: the opener below may be done before the kernel is enqueued
             BACKEND(gate, clRetainEvent)(gate);
-            unsigned wait = chaos().below(30000);
+            unsigned wait = chaos::below(30000);
             std::thread([gate, wait] {
                 std::this_thread::sleep_for(std::chrono::microseconds(wait));
                 BACKEND(gate, clSetUserEventStatus)(gate, CL_COMPLETE);
