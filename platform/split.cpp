@@ -36,6 +36,8 @@ SplitMode splitMode() {
     return mode;
 }
 
+}  // namespace
+
 // HETERO_CPU_SHARE in [0,1]: a fixed share of the work-groups for the CPU (static split); <0: adaptive.
 double cpuShare() {
     static const double share = [] {
@@ -52,14 +54,13 @@ double cpuShare() {
     return share;
 }
 
+namespace {
+
 // Test knob (platform/chaos.hpp): with HETERO_TEST_SPLIT_CHAOS set, chunk sizes are random and
 // random delays come before the GPU kernel, before each CPU copy is brought up to date, before each
 // CPU chunk, between a chunk's data and its status word, before the merge and before each merged
 // result streams back to the CPU, so tests see many interleavings.
 
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Per-kernel history: is splitting this kernel at this size worth it?
@@ -109,7 +110,6 @@ void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double se
     histories()[historyKey(kernel.name(), launch)].unsplit = seconds;
 }
 
-namespace {
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds) {
     std::lock_guard lock(historyMutex);
     History& h = histories()[historyKey(name, launch)];
@@ -124,6 +124,8 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
         k.probeEvery = 1;  // splitting this kernel pays: try it at every size
     }
 }
+
+namespace {
 
 // Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.
 bool historySaysSplit(const std::string& name, const LaunchGeometry& launch) {
@@ -399,10 +401,6 @@ namespace {
 
 std::atomic<uint32_t> nextLaunchId{1};
 
-void checked(cl_int err) {
-    if (err != CL_SUCCESS) fail(err);
-}
-
 bool eventDone(cl_event e) {
     cl_int st = CL_QUEUED;
     BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
@@ -410,7 +408,7 @@ bool eventDone(cl_event e) {
 }
 
 void waitAll(const std::vector<cl_event>& events) {
-    for (cl_event e : events) checked(BACKEND(e, clWaitForEvents)(1, &e));
+    for (cl_event e : events) check(BACKEND(e, clWaitForEvents)(1, &e));
 }
 
 void releaseAll(std::vector<cl_event>& events) {
@@ -482,7 +480,7 @@ struct SplitRun {
         bool pooled;                      // `from` is a pool buffer of its own (not a target's orig)
     };
     std::vector<Migration> migrations;
-    double started = 0;       // now()
+    double started = 0;       // splitClock()
     double traceBegin = 0;    // trace::now() at the same moment
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
@@ -504,10 +502,6 @@ struct SplitRun {
     }
 };
 
-void setExtra(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
-    for (size_t i = 0; i < extra.size(); ++i)
-        checked(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
-}
 
 // Maps a backend buffer of the CPU slot, runs `use` on its bytes, unmaps.
 template <typename Use>
@@ -521,7 +515,7 @@ void withMapped(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t b
         BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
         throw;
     }
-    checked(BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr));
+    check(BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr));
 }
 
 // The byte range [first, last) where `a` and `b` differ, widened to whole elements; empty if equal.
@@ -560,17 +554,17 @@ void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         chaos::delay(2000);
         if (!m.from) {
             const cl_uint zero = 0;
-            checked(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
+            check(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
                                                            nullptr, nullptr));
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
         withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
-            checked(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_TRUE, 0, m.bytes, p, 0, nullptr, nullptr));
+            check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_TRUE, 0, m.bytes, p, 0, nullptr, nullptr));
         });
         bytesMoved += m.bytes;
     }
-    checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
+    check(BACKEND(cpuQueue, clFinish)(cpuQueue));
     for (auto& t : r.targets)
         withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
 }
@@ -592,7 +586,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         });
         if (range.second == range.first) continue;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
-        checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_TRUE, range.first,
+        check(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_TRUE, range.first,
                                                            range.second - range.first, t.sent.data() + range.first, 0,
                                                            nullptr, nullptr));
         bytesMoved += range.second - range.first;
@@ -608,7 +602,7 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
     for (auto& t : r.targets) {
         cl_event e = nullptr;
         if (sent == 0) {
-            checked(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.recv, t.onGpu, 0, 0, t.bytes, 0, nullptr, &e));
+            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.recv, t.onGpu, 0, 0, t.bytes, 0, nullptr, &e));
         } else if (sent < r.groups) {
             std::lock_guard lock(res.slot(r.gpu).mutex);
             e = merge::enqueueMerge(gpuTransfer, res.mergeKernel(r.gpu, t.elementSize), t.onGpu, t.recv, t.orig, t.bytes,
@@ -617,9 +611,9 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
         }
         if (e) BACKEND(e, clReleaseEvent)(e);
         if (streamBack)
-            checked(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.onGpu, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
+            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.onGpu, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
     }
-    checked(BACKEND(gpuTransfer, clFinish)(gpuTransfer));
+    check(BACKEND(gpuTransfer, clFinish)(gpuTransfer));
 }
 
 // What streams back to the CPU copies after the launch's event completed: only backend objects
@@ -642,13 +636,13 @@ struct StreamBack {
             chaos::delay(5000);  // tests: later CPU work must wait for what is still on its way
             trace::Scope span({int(cpu), "stream-back"}, "bring back " + std::to_string(it.bytes) + " bytes");
             withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
-                checked(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, it.recv, CL_TRUE, 0, it.bytes, p, 0, nullptr,
+                check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, it.recv, CL_TRUE, 0, it.bytes, p, 0, nullptr,
                                                                   nullptr));
             });
             bytesMoved += it.bytes;
             counters::add(counters::BytesBetweenDevices, it.bytes);
         }
-        checked(BACKEND(cpuQueue, clFinish)(cpuQueue));
+        check(BACKEND(cpuQueue, clFinish)(cpuQueue));
     }
     void release() {
         for (auto& it : items) {
@@ -705,17 +699,17 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         uint64_t size = randomChunks ? 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
         uint64_t begin = next - size;
-        double t0 = now(), traceT0 = trace::now();
+        double t0 = splitClock(), traceT0 = trace::now();
         cl_event chunkDone = nullptr;
         {
             // Arguments are captured at enqueue: the lock need not cover the chunk's run.
             std::lock_guard lock(r.variants->mutex);
             r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
             for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
-                setExtra(chunkKernel, numArgs, sl.extraArgs);
+                setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
                 if (chunkDone) BACKEND(chunkDone, clReleaseEvent)(chunkDone);
                 chunkDone = nullptr;
-                checked(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
+                check(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
                                                                   sl.local, 0, nullptr, &chunkDone));
             }
         }
@@ -742,7 +736,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
                     {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
                      trace::num("launch", r.launchId)});
         next = begin;
-        double perGroup = (now() - t0) / double(size);
+        double perGroup = (splitClock() - t0) / double(size);
         if (lastPerGroup < 0 || perGroup < lastPerGroup * 0.95) chunk *= 2;  // grow while it pays
         lastPerGroup = perGroup;
         if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
@@ -754,7 +748,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         // whose results have arrived.
         cl_uint lowest = static_cast<cl_uint>(begin);
         if (!fixedShare)
-            checked(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_TRUE, sizeof(cl_uint), sizeof lowest,
+            check(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_TRUE, sizeof(cl_uint), sizeof lowest,
                                                                &lowest, 0, nullptr, nullptr));
         sent = begin;
     }
@@ -806,7 +800,7 @@ void runSplit(std::shared_ptr<SplitRun> run) {
             streamBack = false;
         }
     }
-    double seconds = now() - r.started;
+    double seconds = splitClock() - r.started;
     if (result == CL_COMPLETE && cpuReady) recordSplit(r.name, r.launch, seconds);
     {
         uint64_t cpuDid = r.groups - sent;
@@ -888,7 +882,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.gpu = decision.gpuSlot;
     r.cpu = decision.cpuSlot;
     r.launch = launch;
-    r.started = now();
+    r.started = splitClock();
     r.traceBegin = trace::now();
     if (!r.launch.hasLocal) {
         chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
@@ -899,12 +893,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.fixedShare = share > 0;
     r.cpuFloor = r.fixedShare ? r.groups - static_cast<uint64_t>(std::llround(share * double(r.groups))) : 0;
     r.launchId = nextLaunchId++;
-    {
-        cl_uint units = 1;
-        cl_device_id d = Device::instance()->slots()[r.cpu].device;
-        BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-        r.cpuUnits = std::max(1u, units);
-    }
+    r.cpuUnits = computeUnits(r.cpu);
     std::vector<Written> written;
     std::string why;
     if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
@@ -947,7 +936,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         if (w.storage->version() != 0) continue;
         const cl_uint zero = 0;
         cl_event filled = nullptr;
-        checked(BACKEND(gpuQueue, clEnqueueFillBuffer)(gpuQueue, w.storage->backendMem(r.gpu), &zero,
+        check(BACKEND(gpuQueue, clEnqueueFillBuffer)(gpuQueue, w.storage->backendMem(r.gpu), &zero,
                                                        w.storage->bytes() % 4 == 0 ? 4 : 1, 0, w.storage->bytes(),
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &filled));
         gpuWait.push_back(filled);
@@ -964,9 +953,9 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                            res.pool.take(gpuContext, w.storage->bytes()),
                            res.hostPool.take(w.storage->bytes())};
         cl_event copied[2] = {nullptr, nullptr};
-        checked(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes,
+        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes,
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[0]));
-        checked(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.recv, 0, 0, t.bytes,
+        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.recv, 0, 0, t.bytes,
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[1]));
         r.snapshots.push_back(copied[0]);
         r.snapshots.push_back(copied[1]);
@@ -979,7 +968,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         if (isTarget) continue;
         cl_mem from = res.pool.take(gpuContext, s->bytes());
         cl_event copied = nullptr;
-        checked(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(),
+        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(),
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
         r.snapshots.push_back(copied);
         r.migrations.push_back({s->backendMem(r.cpu), s->bytes(), from, true});
@@ -990,7 +979,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     run->statusInit[0] = r.launchId;
     run->statusInit[1] = static_cast<cl_uint>(r.fixedShare ? r.cpuFloor : r.groups);
     cl_event statusWritten = nullptr;
-    checked(BACKEND(gpuQueue, clEnqueueWriteBuffer)(gpuQueue, r.status, CL_FALSE, 0, sizeof run->statusInit, run->statusInit,
+    check(BACKEND(gpuQueue, clEnqueueWriteBuffer)(gpuQueue, r.status, CL_FALSE, 0, sizeof run->statusInit, run->statusInit,
                                                     0, nullptr, &statusWritten));
     r.snapshots.push_back(statusWritten);
 
@@ -1020,16 +1009,12 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         cl_kernel abortKernel = r.variants->abort[r.gpu];
         kernel.applyArgs(abortKernel, r.gpu, args);
         cl_uint numArgs = static_cast<cl_uint>(args.size());
-        checked(BACKEND(abortKernel, clSetKernelArg)(abortKernel, numArgs, sizeof r.status, &r.status));
-        setExtra(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
-        checked(BACKEND(gpuQueue, clEnqueueNDRangeKernel)(gpuQueue, abortKernel, r.launch.dims,
+        check(BACKEND(abortKernel, clSetKernelArg)(abortKernel, numArgs, sizeof r.status, &r.status));
+        setVariantExtraArgs(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
+        check(BACKEND(gpuQueue, clEnqueueNDRangeKernel)(gpuQueue, abortKernel, r.launch.dims,
                                                           r.launch.hasOffset ? r.launch.offset : nullptr, r.launch.global,
                                                           r.launch.local, static_cast<cl_uint>(gpuWait.size()),
                                                           listOrNull(gpuWait), &r.gpuDone));
-        // The variant kernel outlives this launch: let it hold no buffer (sub-buffers released by
-        // the application while a kernel still named them crashed NVIDIA's clReleaseMemObject).
-        for (cl_uint i = 0; i <= numArgs; ++i)
-            if (i == numArgs || args[i].mem) BACKEND(abortKernel, clSetKernelArg)(abortKernel, i, sizeof(cl_mem), nullptr);
     }
     BACKEND(gpuQueue, clFlush)(gpuQueue);
 
@@ -1056,8 +1041,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 }  // namespace hetero
 
 // ---------------------------------------------------------------------------------------------
-// Shared with the unified engine (platform/split_unified.cpp): the same local size choice,
-// HETERO_CPU_SHARE and history.
+// Shared with the unified engine (platform/split_unified.cpp).
 // ---------------------------------------------------------------------------------------------
 namespace hetero {
 
@@ -1066,10 +1050,20 @@ transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroup
     return toNDRange(launch);
 }
 
-double configuredCpuShare() { return cpuShare(); }
+void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
+    for (size_t i = 0; i < extra.size(); ++i)
+        check(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
+}
 
-void recordSplitLaunch(const std::string& kernel, const LaunchGeometry& launch, double seconds) {
-    recordSplit(kernel, launch, seconds);
+cl_uint computeUnits(unsigned slot) {
+    cl_uint units = 1;
+    cl_device_id d = Device::instance()->slots()[slot].device;
+    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    return std::max(1u, units);
+}
+
+double splitClock() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace hetero

@@ -74,12 +74,17 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 // Records how long an unsplit launch of `kernel` took (for the decision history).
 void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double seconds);
 
-// For the unified engine (platform/split_unified.cpp), which follows the same rules:
+// Shared with the unified engine (platform/split_unified.cpp), which follows the same rules:
 // the NDRange of a split launch (resolving a NULL local size as the discrete engine does),
 transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroupSize);
 // HETERO_CPU_SHARE (a fixed CPU share in (0,1], or negative: adaptive),
-double configuredCpuShare();
-// and the history of split launch times.
-void recordSplitLaunch(const std::string& kernel, const LaunchGeometry& launch, double seconds);
+double cpuShare();
+// the history of split launches (auto mode),
+void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds);
+// the transform's extra arguments of a variant kernel, from argument index `first`,
+void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra);
+// a slot's compute units (at least 1), and seconds on the steady clock.
+cl_uint computeUnits(unsigned slot);
+double splitClock();
 
 }  // namespace hetero

@@ -56,14 +56,6 @@ UnifiedResources& Context::unifiedResources() {
 
 namespace {
 
-double now() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void checked(cl_int err) {
-    if (err != CL_SUCCESS) fail(err);
-}
-
 // The two sides of a launch: the "GPU" (preferred slot) takes chunks from the lowest work-groups up,
 // the "CPU" from the highest down.
 enum Side : unsigned { Gpu = 0, Cpu = 1 };
@@ -163,11 +155,6 @@ uint64_t nextChunk(const UnifiedRun& r, Side side, double t) {
     return std::min(n, left);
 }
 
-void setExtra(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
-    for (size_t i = 0; i < extra.size(); ++i)
-        checked(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
-}
-
 bool failed(cl_event e) {
     cl_int st = CL_COMPLETE;
     BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
@@ -197,7 +184,7 @@ void runSide(UnifiedRun& r, Side side) {
             uint64_t begin, end;
             {
                 std::lock_guard lock(r.mutex);
-                const double t = now();
+                const double t = splitClock();
                 uint64_t n = nextChunk(r, side, t);
                 if (n == 0) {
                     r.active[side] = false;
@@ -213,7 +200,7 @@ void runSide(UnifiedRun& r, Side side) {
                 r.lastChunk[side] = n;
                 r.busyUntil[side] = t + double(n) * std::max(0.0, r.perGroup(side));
             }
-            const double t0 = now(), traceBegin = trace::enabled() ? trace::now() : 0;
+            const double t0 = splitClock(), traceBegin = trace::enabled() ? trace::now() : 0;
             cl_event last = nullptr;
             unsigned enqueued = 0;
             cl_int error = CL_SUCCESS;
@@ -221,9 +208,9 @@ void runSide(UnifiedRun& r, Side side) {
                 std::lock_guard lock(r.variants->mutex);
                 r.kernel->applyArgs(chunkKernel, slot, r.args);
                 for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-                    setExtra(chunkKernel, numArgs, sl.extraArgs);
+                    setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
                     cl_event e = nullptr;
-                    checked(BACKEND(queue, clEnqueueNDRangeKernel)(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local,
+                    check(BACKEND(queue, clEnqueueNDRangeKernel)(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local,
                                                                   0, nullptr, &e));
                     if (last) BACKEND(last, clReleaseEvent)(last);
                     last = e;
@@ -251,7 +238,7 @@ void runSide(UnifiedRun& r, Side side) {
                 BACKEND(last, clReleaseEvent)(last);
             }
             if (error != CL_SUCCESS) return stop(error);  // part of the chunk may have run: the launch fails
-            const double t1 = now();
+            const double t1 = splitClock();
             if (trace::enabled())
                 trace::span(lane, r.name, traceBegin, trace::now(),
                             {trace::num("first", double(begin)), trace::num("last", double(end - 1))});
@@ -270,7 +257,7 @@ void runSide(UnifiedRun& r, Side side) {
 
 // After both sides: history, counters, trace, log; then the launch's event completes.
 void finish(UnifiedRun& r) {
-    const double seconds = now() - r.started;
+    const double seconds = splitClock() - r.started;
     cl_int result = r.failure;
     if (result == CL_SUCCESS && r.lo < r.hi) result = r.leftBehind != CL_SUCCESS ? r.leftBehind : CL_OUT_OF_RESOURCES;
     if (result == CL_SUCCESS && r.ran[Gpu] + r.ran[Cpu] != r.groups) {  // never: every group exactly once
@@ -279,7 +266,7 @@ void finish(UnifiedRun& r) {
         result = CL_OUT_OF_RESOURCES;
     }
     if (result == CL_SUCCESS) {
-        recordSplitLaunch(r.name, r.launch, seconds);
+        recordSplit(r.name, r.launch, seconds);
         std::lock_guard lock(speedsMutex);
         Speeds& s = speedHistory()[r.key];
         for (Side side : {Gpu, Cpu}) {
@@ -308,13 +295,6 @@ void finish(UnifiedRun& r) {
     r.context = Ref<Context>();
     BACKEND(done, clSetUserEventStatus)(done, result == CL_SUCCESS ? CL_COMPLETE : result);
     BACKEND(done, clReleaseEvent)(done);
-}
-
-cl_uint computeUnits(unsigned slot) {
-    cl_uint units = 1;
-    cl_device_id d = Device::instance()->slots()[slot].device;
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-    return std::max(1u, units);
 }
 
 // Two process-wide workers, one for the "GPU" side of every unified launch and one for the "CPU"
@@ -392,14 +372,14 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
     r.name = kernel.name();
     r.key = speedKey(r.name, launch);
     r.launch = launch;
-    r.started = now();
+    r.started = splitClock();
     r.traceStarted = trace::enabled() ? trace::now() : 0;
     r.slot[Gpu] = decision.gpuSlot;
     r.slot[Cpu] = decision.cpuSlot;
     r.range = resolveSplitRange(r.launch, kernel.maxWorkGroupSize());
     r.groups = r.range.numGroups();
     r.hi = r.groups;
-    const double share = configuredCpuShare();
+    const double share = cpuShare();
     r.fixedShare = share > 0;
     r.floor = r.fixedShare ? r.groups - static_cast<uint64_t>(std::llround(share * double(r.groups))) : 0;
     for (Side side : {Gpu, Cpu}) r.minChunk[side] = computeUnits(r.slot[side]);
