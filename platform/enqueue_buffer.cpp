@@ -97,10 +97,13 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     std::memcpy(ptr, m->storage().host() + m->origin() + offset, size);
                     return nullptr;
                 }
+                // Transfers address a sub-buffer through its root at its origin: a backend
+                // sub-buffer is made only for kernel arguments. (NVIDIA crashed releasing a
+                // sub-buffer that had only served a copy, after split launches on its parent.)
                 return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueReadBuffer)(sub.backendQueue, m->backendMem(sub.slot), CL_FALSE,
-                                                                         offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    check(BACKEND(sub.backendQueue, clEnqueueReadBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), CL_FALSE,
+                                                                         m->origin() + offset, size, ptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
             });
@@ -136,8 +139,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 }
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, m->backendMem(sub.slot), CL_FALSE,
-                                                                          offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), CL_FALSE,
+                                                                          m->origin() + offset, size, ptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
             });
@@ -170,8 +173,9 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
                                       check(BACKEND(sub.backendQueue, clEnqueueCopyBuffer)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
-                                          src_offset, dst_offset, size, wait.size(), listOrNull(wait), &e));
+                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                          keepDst->storage().backendMem(sub.slot), keepSrc->origin() + src_offset,
+                                          keepDst->origin() + dst_offset, size, wait.size(), listOrNull(wait), &e));
                                       return e;
                                   });
             });
@@ -201,8 +205,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                 Mem* m = keep.get();
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueFillBuffer)(sub.backendQueue, m->backendMem(sub.slot), bytes.data(),
-                                                                         bytes.size(), offset, size, wait.size(),
+                    check(BACKEND(sub.backendQueue, clEnqueueFillBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), bytes.data(),
+                                                                         bytes.size(), m->origin() + offset, size, wait.size(),
                                                                          listOrNull(wait), &e));
                     return e;
                 });
