@@ -100,6 +100,7 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
             s.makeFresh(slot, sub.queue, waitList);
         }
     }
+    if (sub.backendQueue) waitList = waitsForCommandOn(sub.backendQueue, waitList);
     cl_event done = enqueue(waitList);
     for (const auto& a : accesses)
         if (a.writes) a.mem->storage().wroteOn(slot, done);

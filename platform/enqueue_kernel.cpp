@@ -159,7 +159,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                 return done;
             });
         // Unsplit launches feed the history that decides whether splitting this kernel pays.
-        if (k->variants())
+        if (k->variants() && unsplitTimingWanted(*k, launch))
             ev->onComplete([keep, launch, timing](cl_int status) {
                 if (status == CL_COMPLETE && *timing > 0) recordUnsplit(*keep, launch, hostNanoseconds() * 1e-9 - *timing);
             });

@@ -7,6 +7,7 @@
 #include "platform/queue.hpp"
 #include "platform/trace.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <unordered_map>
@@ -20,6 +21,7 @@ struct Signal {
     std::mutex mutex;
     std::condition_variable changed;
     unsigned long generation = 0;
+    std::atomic<bool> listened{false};
 };
 Signal& signalState() {
     static Signal* s = new Signal;
@@ -91,10 +93,13 @@ void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void*) {
 
 void EventSignal::raise() {
     Signal& s = signalState();
+    if (!s.listened.load()) return;
     std::lock_guard lock(s.mutex);
     ++s.generation;
     s.changed.notify_all();
 }
+
+void EventSignal::listen(bool on) { signalState().listened.store(on); }
 
 void EventSignal::waitAfter(unsigned long& seen) {
     Signal& s = signalState();
@@ -219,15 +224,39 @@ void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
             runCallbacks(CL_SUBMITTED, lock);
         }
     }
+    bool watch;
+    {
+        std::lock_guard lock(mutex_);
+        // Profiled and traced commands take their end time from the completion: heard at once.
+        watch = notify_ || !callbacks_.empty() || !listeners_.empty() || profiling_ || trace_.begin >= 0;
+        watched_ = watch;
+    }
+    changed_.notify_all();  // waiters without a backend event to wait on can wait on this one now
     EventSignal::raise();
+    if (watch) watchBackend(backendEvent);
+}
+
+void Event::needNotification() {
+    cl_event backend;
+    {
+        std::lock_guard lock(mutex_);
+        notify_ = true;
+        if (status_ <= CL_COMPLETE || !backendEvent_ || watched_) return;  // submitted() will watch
+        watched_ = true;
+        backend = backendEvent_;
+    }
+    watchBackend(backend);
+}
+
+void Event::watchBackend(cl_event backend) {
     {
         Waiting& w = waiting();
         std::lock_guard lock(w.mutex);
-        w.events[backendEvent] = this;
+        w.events[backend] = this;
     }
-    if (BACKEND(backendEvent, clSetEventCallback)(backendEvent, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
+    if (BACKEND(backend, clSetEventCallback)(backend, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
         // Cannot be told: wait here instead (rare; keeps the event correct).
-        cl_int st = BACKEND(backendEvent, clWaitForEvents)(1, &backendEvent);
+        cl_int st = BACKEND(backend, clWaitForEvents)(1, &backend);
         complete(st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
 }
@@ -289,7 +318,10 @@ cl_int Event::wait() {
             lock.unlock();
             BACKEND(backend, clWaitForEvents)(1, &backend);
             cl_int st = backendStatus(backend);
-            if (st <= CL_COMPLETE) complete(st < 0 ? st : CL_COMPLETE);
+            if (st <= CL_COMPLETE)
+                complete(st < 0 ? st : CL_COMPLETE);
+            else
+                needNotification();  // the backend's wait returned early (PoCL user events): hear it
             lock.lock();
             if (status_ > CL_COMPLETE) changed_.wait(lock);
             continue;
@@ -309,7 +341,10 @@ void Event::addCallback(cl_int status, Callback fn, void* userData) {
         cl_int current = status_ < 0 ? status_ : status;
         lock.unlock();
         fn(handle(), current, userData);
+        return;
     }
+    lock.unlock();
+    needNotification();
 }
 
 // Runs (and removes) the callbacks registered for `reached`; `reached` may be negative (error),
@@ -338,9 +373,12 @@ void Event::onComplete(std::function<void(cl_int)> fn) {
         return;
     }
     listeners_.push_back(std::move(fn));
+    lock.unlock();
+    needNotification();
 }
 
 cl_int Event::profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet) {
+    status();  // done on the backend but not heard of yet (its callback may lag): completes it now
     std::lock_guard lock(mutex_);
     if (!profiling_ || type_ == CL_COMMAND_USER) return CL_PROFILING_INFO_NOT_AVAILABLE;
     if (status_ != CL_COMPLETE) return CL_PROFILING_INFO_NOT_AVAILABLE;

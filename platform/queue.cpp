@@ -82,6 +82,7 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
 Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                           std::function<cl_event(Submission&)> submit, bool isBarrier) {
     const cl_command_type type = what.type;
+    pruneOutstanding();
     Ref<Event> event(new Event(context_.get(), this, type), /*adopt=*/true);
     if (trace::enabled()) event->setTraceLabel(std::move(what.detail), what.bytes, std::move(what.alsoTrace));
     auto command = std::make_unique<Command>();
@@ -90,9 +91,6 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
     command->submit = std::move(submit);
     {
         std::lock_guard lock(mutex_);
-        outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
-                                          [](const Ref<Event>& e) { return e->knownComplete(); }),
-                           outstanding_.end());
         bool markerLike = type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER;
         if (!outOfOrder()) {
             if (last_) dependencies.push_back(last_);
@@ -110,6 +108,32 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
     }
     if (submitReady(/*mayBlock=*/false)) Scheduler::watch(this);
     return event;
+}
+
+void Queue::pruneOutstanding() {
+    // Completion is noticed when asked (Event::needNotification): ask about the oldest commands,
+    // outside the lock (completing an event may run callbacks), and drop those that are done.
+    constexpr size_t kPolled = 4;  // in order, the oldest finish first: a few suffice
+    std::vector<Ref<Event>> oldest;
+    {
+        std::lock_guard lock(mutex_);
+        for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
+    }
+    for (auto& e : oldest) e->isComplete();
+    oldest.clear();
+    std::lock_guard lock(mutex_);
+    outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
+                                      [](const Ref<Event>& e) { return e->knownComplete(); }),
+                       outstanding_.end());
+}
+
+void Queue::notifyOutstanding() {
+    std::vector<Ref<Event>> events;
+    {
+        std::lock_guard lock(mutex_);
+        events = outstanding_;
+    }
+    for (auto& e : events) e->needNotification();
 }
 
 bool Queue::submitReady(bool mayBlock) {
@@ -155,14 +179,13 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             if (d->isComplete()) continue;
             cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
             if (be) {
-                // The same in-order backend queue keeps the order already; naming the event again
-                // costs a cross-command wait in some drivers on every launch.
-                cl_command_queue of = nullptr;
-                BACKEND(be, clGetEventInfo)(be, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
-                if (of != submission.backendQueue || !of) submission.waitList.push_back(be);
+                submission.waitList.push_back(be);
                 continue;
             }
-            if (!mayBlock) return false;
+            if (!mayBlock) {
+                d->needNotification();  // its completion must wake the scheduler
+                return false;
+            }
             if (d->wait() < 0) {
                 event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
                 return true;
@@ -183,6 +206,17 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         event.complete(CL_OUT_OF_HOST_MEMORY);
     }
     return true;
+}
+
+std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std::vector<cl_event>& waitList) {
+    std::vector<cl_event> kept;
+    kept.reserve(waitList.size());
+    for (cl_event e : waitList) {
+        cl_command_queue of = nullptr;
+        BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+        if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
+    }
+    return kept;
 }
 
 double Queue::traceStart(int slot, double submitted, double completed) {
@@ -264,6 +298,9 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
     Queue* q = fromHandle<Queue>(command_queue);
     if (!q) return CL_INVALID_COMMAND_QUEUE;
     q->flush();
+    // Each pending command's event holds the queue until it completes: make sure every completion
+    // is heard, so that the queue goes once its commands are done even if nobody asks about them.
+    q->notifyOutstanding();
     q->release();
     return CL_SUCCESS;
 }

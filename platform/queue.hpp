@@ -55,12 +55,16 @@ public:
     cl_int finish();
     cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
 
+    // clReleaseCommandQueue: every outstanding command's completion must be heard (see Event).
+    void notifyOutstanding();
+
 protected:
     ~Queue() override;
 
 private:
     Queue() = default;
     bool trySubmit(Command& c, bool mayBlock);
+    void pruneOutstanding();
 
     Ref<Context> context_;
     unsigned id_ = 0;
@@ -79,5 +83,10 @@ private:
     Ref<Event> last_;                      // in-order: the previous command
     Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
 };
+
+// The wait list of a command enqueued on `backendQueue` itself, without that queue's own events:
+// backend queues are in order, and naming such an event costs a cross-command wait on every launch
+// in some drivers (NVIDIA). Only for commands on that very queue (split engines use others).
+std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std::vector<cl_event>& waitList);
 
 }  // namespace hetero

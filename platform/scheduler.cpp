@@ -38,6 +38,7 @@ void loop() {
                 if (!stillPending && s.watchCount[q] == count) {
                     s.watched.erase(q);
                     s.watchCount.erase(q);
+                    if (s.watched.empty()) EventSignal::listen(false);
                 }
             }
             ref = Ref<Queue>();  // may destroy the queue: outside the lock
@@ -54,6 +55,7 @@ void Scheduler::watch(Queue* queue) {
         std::lock_guard lock(s.mutex);
         s.watched.emplace(queue, Ref<Queue>(queue));
         ++s.watchCount[queue];
+        EventSignal::listen(true);  // before the raise below: changes from now on wake the loop
         if (!s.running) {
             s.running = true;
             std::thread(loop).detach();

@@ -125,6 +125,14 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
     }
 }
 
+bool unsplitTimingWanted(const Kernel& kernel, const LaunchGeometry& launch) {
+    constexpr unsigned kTimeEvery = 16;  // launches of one kernel and size between timings
+    if (!splittingConfigured() || splitMode() != SplitMode::Auto || cpuShare() >= 0) return false;
+    std::lock_guard lock(historyMutex);
+    const History& h = histories()[historyKey(kernel.name(), launch)];
+    return h.unsplit < 0 || h.launches % kTimeEvery == 0;
+}
+
 namespace {
 
 // Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.

@@ -73,6 +73,9 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 
 // Records how long an unsplit launch of `kernel` took (for the decision history).
 void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double seconds);
+// Whether this unsplit launch should be timed for the history: timing needs the completion as it
+// happens (a backend callback per launch), so only the auto mode asks, and only now and then.
+bool unsplitTimingWanted(const Kernel& kernel, const LaunchGeometry& launch);
 
 // Shared with the unified engine (platform/split_unified.cpp), which follows the same rules:
 // the NDRange of a split launch (resolving a NULL local size as the discrete engine does),
