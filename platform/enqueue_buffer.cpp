@@ -40,6 +40,13 @@ struct Rect {
     size_t extent() const { return (region[2] - 1) * slicePitch + (region[1] - 1) * rowPitch + region[0]; }
 };
 
+// A rectangle of a sub-buffer as the same rectangle of its root: transfers address the root
+// storage (see clEnqueueReadBuffer). Shifting x by the origin shifts every row's bytes by it.
+Rect inRoot(const Mem* m, Rect r) {
+    r.origin[0] += m->origin();
+    return r;
+}
+
 Rect makeRect(const size_t* origin, const size_t* region, size_t rowPitch, size_t slicePitch) {
     require(origin != nullptr && region != nullptr, CL_INVALID_VALUE);
     require(region[0] && region[1] && region[2], CL_INVALID_VALUE);
@@ -97,9 +104,10 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     std::memcpy(ptr, m->storage().host() + m->origin() + offset, size);
                     return nullptr;
                 }
-                // Transfers address a sub-buffer through its root at its origin: a backend
-                // sub-buffer is made only for kernel arguments. (NVIDIA crashed releasing a
-                // sub-buffer that had only served a copy, after split launches on its parent.)
+                // Transfers (here and below, rectangles too) address a sub-buffer through its root
+                // at its origin: a backend sub-buffer is made only for kernel arguments. (NVIDIA
+                // crashed releasing a sub-buffer that had only served a copy, after split launches
+                // on its parent.)
                 return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     check(BACKEND(sub.backendQueue, clEnqueueReadBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), CL_FALSE,
@@ -244,12 +252,13 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
                 return submitWith(sub, {{m, toBuffer, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     cl_command_queue q = sub.backendQueue;
-                    cl_mem bm = m->backendMem(sub.slot);
-                    check(toBuffer ? BACKEND(q, clEnqueueWriteBufferRect)(q, bm, CL_FALSE, b.origin, h.origin, b.region,
-                                                                          b.rowPitch, b.slicePitch, h.rowPitch, h.slicePitch,
+                    cl_mem bm = m->storage().backendMem(sub.slot);
+                    Rect r = inRoot(m, b);
+                    check(toBuffer ? BACKEND(q, clEnqueueWriteBufferRect)(q, bm, CL_FALSE, r.origin, h.origin, r.region,
+                                                                          r.rowPitch, r.slicePitch, h.rowPitch, h.slicePitch,
                                                                           ptr, wait.size(), listOrNull(wait), &e)
-                                   : BACKEND(q, clEnqueueReadBufferRect)(q, bm, CL_FALSE, b.origin, h.origin, b.region,
-                                                                         b.rowPitch, b.slicePitch, h.rowPitch, h.slicePitch,
+                                   : BACKEND(q, clEnqueueReadBufferRect)(q, bm, CL_FALSE, r.origin, h.origin, r.region,
+                                                                         r.rowPitch, r.slicePitch, h.rowPitch, h.slicePitch,
                                                                          ptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
@@ -307,10 +316,12 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, false}},
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
+                                      Rect rs = inRoot(keepSrc.get(), s), rd = inRoot(keepDst.get(), d);
                                       check(BACKEND(sub.backendQueue, clEnqueueCopyBufferRect)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
-                                          s.origin, d.origin, s.region, s.rowPitch, s.slicePitch, d.rowPitch,
-                                          d.slicePitch, wait.size(), listOrNull(wait), &e));
+                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                          keepDst->storage().backendMem(sub.slot), rs.origin, rd.origin, rs.region,
+                                          rs.rowPitch, rs.slicePitch, rd.rowPitch, rd.slicePitch, wait.size(),
+                                          listOrNull(wait), &e));
                                       return e;
                                   });
             });

@@ -187,8 +187,9 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
                                       check(BACKEND(sub.backendQueue, clEnqueueCopyImageToBuffer)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
-                                          s.origin, s.region, dst_offset, wait.size(), listOrNull(wait), &e));
+                                          sub.backendQueue, keepSrc->backendMem(sub.slot),
+                                          keepDst->storage().backendMem(sub.slot), s.origin, s.region,
+                                          keepDst->origin() + dst_offset, wait.size(), listOrNull(wait), &e));
                                       return e;
                                   });
             });
@@ -219,8 +220,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
                                       check(BACKEND(sub.backendQueue, clEnqueueCopyBufferToImage)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
-                                          src_offset, d.origin, d.region, wait.size(), listOrNull(wait), &e));
+                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                          keepDst->backendMem(sub.slot), keepSrc->origin() + src_offset, d.origin,
+                                          d.region, wait.size(), listOrNull(wait), &e));
                                       return e;
                                   });
             });

@@ -112,7 +112,6 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                 if (arg.mem) a.push_back({arg.mem.get(), !(arg.mem->flags() & CL_MEM_READ_ONLY), false});
             return a;
         };
-        auto timing = std::make_shared<double>(0);
         // A launch run whole is counted at submission and, when tracing, drawn on the "launches"
         // lane when it completes; the split engine counts and draws its own.
         struct Whole {
@@ -129,14 +128,13 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
         }
         auto ev = queue->enqueue(
             std::move(what), std::move(deps), [keep] { return chooseSlot(*keep); },
-            [keep, args, launch, accesses, timing, whole](Submission& sub) -> cl_event {
+            [keep, args, launch, accesses, whole](Submission& sub) -> cl_event {
                 SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
                 if (keep->context()->memoryModel() == MemoryModel::Unified) {
                     decision = unifiedSplitDecision(decision, *keep, args);
                     if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
                 }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
-                *timing = hostNanoseconds() * 1e-9;
                 cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
@@ -152,16 +150,13 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                         launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), &e));
                     return e;
                 });
+                // Unsplit launches feed the history that decides whether splitting this kernel pays.
+                if (decision.timeUnsplit && done) timeUnsplitLaunch(done, keep->name(), launch);
                 whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
                 whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
                 whole->submitted = true;
                 countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
                 return done;
-            });
-        // Unsplit launches feed the history that decides whether splitting this kernel pays.
-        if (k->variants() && unsplitTimingWanted(*k, launch))
-            ev->onComplete([keep, launch, timing](cl_int status) {
-                if (status == CL_COMPLETE && *timing > 0) recordUnsplit(*keep, launch, hostNanoseconds() * 1e-9 - *timing);
             });
         return finishEnqueue(ev, event, false);
     });

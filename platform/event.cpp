@@ -213,23 +213,22 @@ void Event::submitting(int slot) {
     trace_.begin = trace::now();
 }
 
-void Event::submitted(unsigned slot, cl_event backendEvent, bool profiling) {
+void Event::submitted(unsigned slot, cl_event backendEvent) {
+    bool watch;
     {
         std::unique_lock lock(mutex_);
         slot_ = static_cast<int>(slot);
         backendEvent_ = backendEvent;
         times_[1] = hostNanoseconds();
+        // Decided with the event published, before any callback runs: needNotification() from
+        // now on sees it and never registers a second callback. Profiled and traced commands
+        // take their end time from the completion: heard at once.
+        watch = notify_ || !callbacks_.empty() || profiling_ || trace_.begin >= 0;
+        watched_ = watch;
         if (status_ == CL_QUEUED) {
             status_ = CL_SUBMITTED;
             runCallbacks(CL_SUBMITTED, lock);
         }
-    }
-    bool watch;
-    {
-        std::lock_guard lock(mutex_);
-        // Profiled and traced commands take their end time from the completion: heard at once.
-        watch = notify_ || !callbacks_.empty() || !listeners_.empty() || profiling_ || trace_.begin >= 0;
-        watched_ = watch;
     }
     changed_.notify_all();  // waiters without a backend event to wait on can wait on this one now
     EventSignal::raise();
@@ -266,7 +265,6 @@ void Event::complete(cl_int status) {
     // nothing else holds): stay alive until this function is done with the object.
     Ref<Event> self(this);
     Queue* queue = nullptr;
-    std::vector<std::function<void(cl_int)>> listeners;
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE) return;  // already final
@@ -291,11 +289,9 @@ void Event::complete(cl_int status) {
         if (status_ > CL_RUNNING) runCallbacks(CL_RUNNING, lock);  // RUNNING callbacks fire on passing it
         status_ = status;
         runCallbacks(status, lock);
-        listeners.swap(listeners_);
         queue = queue_;  // the handle stays queryable (CL_EVENT_COMMAND_QUEUE); the reference goes
     }
     changed_.notify_all();
-    for (auto& l : listeners) l(status);
     EventSignal::raise();
     if (queue) queue->release();
 }
@@ -321,7 +317,7 @@ cl_int Event::wait() {
             if (st <= CL_COMPLETE)
                 complete(st < 0 ? st : CL_COMPLETE);
             else
-                needNotification();  // the backend's wait returned early (PoCL user events): hear it
+                needNotification();  // the backend's wait failed without a final status: hear it from its callback
             lock.lock();
             if (status_ > CL_COMPLETE) changed_.wait(lock);
             continue;
@@ -362,19 +358,6 @@ void Event::runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock) {
             ++i;
         }
     }
-}
-
-void Event::onComplete(std::function<void(cl_int)> fn) {
-    std::unique_lock lock(mutex_);
-    if (status_ <= CL_COMPLETE) {
-        cl_int s = status_;
-        lock.unlock();
-        fn(s);
-        return;
-    }
-    listeners_.push_back(std::move(fn));
-    lock.unlock();
-    needNotification();
 }
 
 cl_int Event::profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet) {

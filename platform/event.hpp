@@ -39,7 +39,7 @@ public:
     // Completion is noticed when somebody asks (status queries, waits, the queue's bookkeeping)
     // unless push notification is needed: then a backend completion callback tells at once. A
     // callback costs about 11 us per command on NVIDIA, so only events that need one get one.
-    void submitted(unsigned slot, cl_event backendEvent, bool profiling);
+    void submitted(unsigned slot, cl_event backendEvent);
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
 
@@ -53,8 +53,8 @@ public:
     // completion of the command ahead of it on that backend queue (Queue::traceStart).
     void submitting(int slot);
 
-    // Somebody must hear of the completion as it happens (a callback, a listener, a command waiting
-    // in the scheduler): from now on the backend's completion callback completes this event.
+    // Somebody must hear of the completion as it happens (a callback, a command waiting in the
+    // scheduler, a queue being released): from now on the backend's completion callback completes this event.
     void needNotification();
 
     // Blocks until complete; returns the final status.
@@ -63,9 +63,6 @@ public:
     void addCallback(cl_int status, Callback fn, void* userData);
     cl_int profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet);
     cl_int info(cl_event_info param, size_t size, void* value, size_t* sizeRet);
-
-    // Internal: called from the completing thread after the status is final.
-    void onComplete(std::function<void(cl_int)> fn);
 
 protected:
     ~Event() override;
@@ -102,7 +99,6 @@ private:
         void* userData;
     };
     std::vector<Registered> callbacks_;
-    std::vector<std::function<void(cl_int)>> listeners_;
 };
 
 // A process-wide signal raised whenever any event becomes resolvable or complete; schedulers wait

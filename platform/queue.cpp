@@ -112,19 +112,24 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
 
 void Queue::pruneOutstanding() {
     // Completion is noticed when asked (Event::needNotification): ask about the oldest commands,
-    // outside the lock (completing an event may run callbacks), and drop those that are done.
-    constexpr size_t kPolled = 4;  // in order, the oldest finish first: a few suffice
+    // outside the lock (completing an event may run callbacks), and drop those that are done. In
+    // order, nothing after an unfinished command has finished: stop there, and only the finished
+    // front goes (no scan of thousands of queued commands per enqueue).
+    constexpr size_t kPolled = 4;
     std::vector<Ref<Event>> oldest;
     {
         std::lock_guard lock(mutex_);
         for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
     }
-    for (auto& e : oldest) e->isComplete();
+    for (auto& e : oldest)
+        if (!e->isComplete() && !outOfOrder()) break;
     oldest.clear();
     std::lock_guard lock(mutex_);
-    outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
-                                      [](const Ref<Event>& e) { return e->knownComplete(); }),
-                       outstanding_.end());
+    auto done = [](const Ref<Event>& e) { return e->knownComplete(); };
+    if (outOfOrder())
+        outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(), done), outstanding_.end());
+    else
+        outstanding_.erase(outstanding_.begin(), std::find_if_not(outstanding_.begin(), outstanding_.end(), done));
 }
 
 void Queue::notifyOutstanding() {
@@ -194,7 +199,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         event.submitting(slot);
         cl_event done = c.submit(submission);
         if (done) {
-            event.submitted(static_cast<unsigned>(slot), done, profiling());
+            event.submitted(static_cast<unsigned>(slot), done);
             BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);

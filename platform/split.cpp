@@ -105,9 +105,19 @@ constexpr unsigned kMaxProbeEvery = 4096;
 
 }  // namespace
 
-void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double seconds) {
-    std::lock_guard lock(historyMutex);
-    histories()[historyKey(kernel.name(), launch)].unsplit = seconds;
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
+    struct Timing {
+        std::string key;
+        double started;
+        static void CL_CALLBACK record(cl_event, cl_int status, void* data) {
+            std::unique_ptr<Timing> t(static_cast<Timing*>(data));
+            if (status != CL_COMPLETE) return;
+            std::lock_guard lock(historyMutex);
+            histories()[t->key].unsplit = splitClock() - t->started;
+        }
+    };
+    auto* t = new Timing{historyKey(kernel, launch), splitClock()};
+    if (BACKEND(done, clSetEventCallback)(done, CL_COMPLETE, Timing::record, t) != CL_SUCCESS) delete t;
 }
 
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds) {
@@ -125,23 +135,19 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
     }
 }
 
-bool unsplitTimingWanted(const Kernel& kernel, const LaunchGeometry& launch) {
-    constexpr unsigned kTimeEvery = 16;  // launches of one kernel and size between timings
-    if (!splittingConfigured() || splitMode() != SplitMode::Auto || cpuShare() >= 0) return false;
-    std::lock_guard lock(historyMutex);
-    const History& h = histories()[historyKey(kernel.name(), launch)];
-    return h.unsplit < 0 || h.launches % kTimeEvery == 0;
-}
-
 namespace {
 
 // Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.
-bool historySaysSplit(const std::string& name, const LaunchGeometry& launch) {
+// `timeUnsplit`: time this launch if it runs whole. Timing costs a backend callback, so a measured
+// size is timed again only every kTimeEvery launches.
+bool historySaysSplit(const std::string& name, const LaunchGeometry& launch, bool& timeUnsplit) {
+    constexpr unsigned kTimeEvery = 16;
     std::lock_guard lock(historyMutex);
     History& h = histories()[historyKey(name, launch)];
     KernelHistory& k = kernelHistories()[name];
     ++h.launches;
     ++k.launches;
+    timeUnsplit = h.unsplit < 0 || h.launches % kTimeEvery == 0;
     if (h.unsplit < 0) return false;
     if (h.unsplit < kMinimumSplitSeconds) return false;  // too short to gain anything
     if (h.split < 0) {
@@ -396,7 +402,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     if (splitMode() == SplitMode::Always || share > 0) {
         d.split = true;
     } else {
-        d.split = historySaysSplit(kernel.name(), launch);
+        d.split = historySaysSplit(kernel.name(), launch, d.timeUnsplit);
         if (!d.split) d.why = "history: unsplit is faster or not yet measured";
     }
     return d;

@@ -60,6 +60,7 @@ struct LaunchGeometry {
 // How one launch will run: on one slot, or split between gpuSlot and cpuSlot.
 struct SplitDecision {
     bool split = false;
+    bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
     unsigned gpuSlot = 0, cpuSlot = 0;
     std::string why;  // for the log: why not split
 };
@@ -71,11 +72,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
 cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
                      const LaunchGeometry& launch, const SplitDecision& decision);
 
-// Records how long an unsplit launch of `kernel` took (for the decision history).
-void recordUnsplit(const Kernel& kernel, const LaunchGeometry& launch, double seconds);
-// Whether this unsplit launch should be timed for the history: timing needs the completion as it
-// happens (a backend callback per launch), so only the auto mode asks, and only now and then.
-bool unsplitTimingWanted(const Kernel& kernel, const LaunchGeometry& launch);
+// Times a launch run whole, from now until `done` (its backend event) completes, for the decision
+// history. Needs the completion as it happens (a backend callback), hence only when
+// SplitDecision::timeUnsplit asks.
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
 
 // Shared with the unified engine (platform/split_unified.cpp), which follows the same rules:
 // the NDRange of a split launch (resolving a NULL local size as the discrete engine does),
