@@ -118,21 +118,21 @@ def _md_escape(text):
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _time_table(lines, summaries, configs, cases, metric):
-    names = [c.name for c in configs]
+def _config_table(lines, summaries, names, cases, cell):
+    """One row per (benchmark, size), one column per configuration; cell(summary or None) -> text."""
     lines.append("| benchmark | size | " + " | ".join(names) + " |")
     lines.append("|---|---|" + "---:|" * len(names))
     for benchmark, size in cases:
-        cells = []
-        for name in names:
-            s = summaries.get((benchmark, size, name))
-            if s is None or s.status == "n/a":
-                cells.append("n/a")
-            elif s.status == "PASS":
-                cells.append(_ms(getattr(s, metric)))
-            else:
-                cells.append("**%s**" % s.status)
+        cells = [cell(summaries.get((benchmark, size, name))) for name in names]
         lines.append("| %s | %s | %s |" % (benchmark, size, " | ".join(cells)))
+
+
+def _time_table(lines, summaries, configs, cases, metric):
+    def cell(s):
+        if s is None or s.status == "n/a":
+            return "n/a"
+        return _ms(getattr(s, metric)) if s.status == "PASS" else "**%s**" % s.status
+    _config_table(lines, summaries, [c.name for c in configs], cases, cell)
 
 
 def _derived_table(lines, derived):
@@ -171,18 +171,11 @@ def _megabytes(value):
 
 def _work_table(lines, summaries, configs, cases):
     """Per Hetero configuration: the CPU's share of the work-groups and the bytes moved."""
-    names = [c.name for c in configs if c.hetero]
-    lines.append("| benchmark | size | " + " | ".join(names) + " |")
-    lines.append("|---|---|" + "---:|" * len(names))
-    for benchmark, size in cases:
-        cells = []
-        for name in names:
-            s = summaries.get((benchmark, size, name))
-            if s is None or (s.cpu_share is None and s.bytes_moved is None):
-                cells.append("n/a")
-            else:
-                cells.append("%s, %s" % (_share(s.cpu_share), _megabytes(s.bytes_moved)))
-        lines.append("| %s | %s | %s |" % (benchmark, size, " | ".join(cells)))
+    def cell(s):
+        if s is None or (s.cpu_share is None and s.bytes_moved is None):
+            return "n/a"
+        return "%s, %s" % (_share(s.cpu_share), _megabytes(s.bytes_moved))
+    _config_table(lines, summaries, [c.name for c in configs if c.hetero], cases, cell)
 
 
 def write_markdown(path, header_lines, summaries, configs, derived_by_metric, png_name, problems):

@@ -39,9 +39,9 @@ struct Env {
     cl_context context = nullptr;
     cl_command_queue queue = nullptr;
 
-    explicit Env(cl_command_queue_properties props = 0) {
+    explicit Env(cl_command_queue_properties props = 0, const cl_context_properties* contextProperties = nullptr) {
         cl_int err = CL_SUCCESS;
-        context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+        context = clCreateContext(contextProperties, 1, &device, nullptr, nullptr, &err);
         REQUIRE(err == CL_SUCCESS);
         cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, props, 0};
         queue = clCreateCommandQueueWithProperties(context, device, qp, &err);

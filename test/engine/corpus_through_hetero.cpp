@@ -6,6 +6,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
+#include "cl_test.hpp"
 #include "corpus_inputs.hpp"
 #include "corpus_spec.hpp"
 
@@ -21,22 +22,6 @@
 #include <vector>
 
 namespace {
-
-cl_device_id deviceOf(const std::string& platformName) {
-    cl_uint n = 0;
-    clGetPlatformIDs(0, nullptr, &n);
-    std::vector<cl_platform_id> platforms(n);
-    clGetPlatformIDs(n, platforms.data(), nullptr);
-    for (auto p : platforms) {
-        char name[256] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-        if (std::string(name).find(platformName) == std::string::npos) continue;
-        cl_device_id d = nullptr;
-        if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) == CL_SUCCESS) return d;
-    }
-    FAIL("no platform named " << platformName << " is visible through the ICD loader");
-    return nullptr;
-}
 
 // The first device of a vendor ICD library, reached through its own entry point.
 cl_device_id vendorDevice(const char* library) {
@@ -142,7 +127,7 @@ bool runnable(const corpus::KernelSpec& spec) {
 TEST_CASE("every corpus kernel through Hetero equals PoCL bit for bit", "[engine][corpus]") {
     cl_device_id pocl = poclDevice();
     cl_device_id nvidia = nvidiaDevice();
-    cl_device_id hetero = deviceOf("Hetero");
+    cl_device_id hetero = cltest::heteroDevice();
     size_t ran = 0;
     for (const auto& program : corpus::loadCorpus(HETERO_CORPUS_DIR)) {
         for (const auto& spec : program.kernels) {

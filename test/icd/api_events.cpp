@@ -197,6 +197,41 @@ TEST_CASE("api: callbacks for submitted, running and complete are each called on
     clReleaseMemObject(m);
 }
 
+TEST_CASE("api: complete callbacks are called when nobody waits or asks", "[api][event]") {
+    // Hetero hears of completions on demand; a registered callback is such a demand, whether the
+    // command is still held back (gated) or already submitted and running. Nothing here waits for
+    // the commands or asks their status: only the callbacks can tell.
+    cltest::Env env;
+    cl_program p = env.build(R"(
+        __kernel void spin(__global uint* out, uint n) {
+            uint x = get_global_id(0);
+            for (uint i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
+            out[get_global_id(0)] = x;
+        })");
+    cl_kernel spin = env.kernel(p, "spin");
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_uint));
+    cltest::setArg(spin, 0, m), cltest::setArg(spin, 1, cl_uint(20000000));
+    size_t global = 64;
+    cl_event gate = userEvent(env.context);
+    cl_event running = nullptr, gated = nullptr;
+    CallbackLog log;
+    Registration whenRunning{&log, CL_COMPLETE}, whenGated{&log, CL_COMPLETE};
+    // Submitted at once (nothing ahead of it) and still running when the callback is registered.
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &global, nullptr, 0, nullptr, &running) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(running, CL_COMPLETE, logCallback, &whenRunning) == CL_SUCCESS);
+    REQUIRE(log.awaitCalls(1).size() == 1);
+    // Held back by a user event when the callback is registered.
+    cl_int pattern = 3;
+    REQUIRE(clEnqueueFillBuffer(env.queue, m, &pattern, sizeof pattern, 0, sizeof pattern, 1, &gate, &gated) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(gated, CL_COMPLETE, logCallback, &whenGated) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    auto calls = log.awaitCalls(2);
+    REQUIRE(calls.size() == 2);
+    for (auto [type, status] : calls) CHECK(status == CL_COMPLETE);
+    clReleaseEvent(gated), clReleaseEvent(running), clReleaseEvent(gate);
+    clReleaseKernel(spin), clReleaseProgram(p), clReleaseMemObject(m);
+}
+
 TEST_CASE("api: a complete callback of a failed command gets the error", "[api][event]") {
     cltest::Env env;
     cl_event gate = userEvent(env.context);

@@ -6,11 +6,12 @@ line). Then checks that the configuration key `trace` works too and that an unwr
 warns. Exit 0 when everything holds; every failure is printed."""
 
 import argparse
-import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from trace_support import check, failures, read_trace, run_case  # noqa: E402
 
 # What trace_program.cpp does (keep in step with it).
 LAUNCHES = {"increment": 2 + 4 * 5, "single": 1}
@@ -20,22 +21,9 @@ COUNTERS = ("bytes_host_to_device", "bytes_device_to_host", "bytes_between_devic
             "launches_whole", "launches_split_discrete", "launches_split_unified",
             "work_groups_total", "work_groups_cpu")
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        sys.stderr.write("FAILED: %s\n" % what)
-    return condition
-
 
 def run(program, env):
-    done = subprocess.run([program, "[trace-program]"], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True, timeout=240)
-    check(done.returncode == 0, "the program passes (exit %d)\n%s\n%s" % (
-        done.returncode, done.stdout[-2000:], done.stderr[-2000:]))
-    return done
+    return run_case(program, "[trace-program]", env)
 
 
 def properly_nested(spans):
@@ -74,20 +62,12 @@ def check_split_launches(spans, lane, launches, values):
 
 def check_trace(path, slots, stderr, split=False):
     try:
-        with open(path) as f:
-            trace = json.load(f)
+        events, processes, threads = read_trace(path)
     except (OSError, ValueError) as error:
         check(False, "%s is valid JSON (%s)" % (path, error))
         return
-    events = trace.get("traceEvents") if isinstance(trace, dict) else trace
     if not check(isinstance(events, list) and events, "traceEvents is a non-empty list"):
         return
-    processes, threads = {}, {}
-    for e in events:
-        if e.get("ph") == "M" and e.get("name") == "process_name":
-            processes[e["pid"]] = e["args"]["name"]
-        if e.get("ph") == "M" and e.get("name") == "thread_name":
-            threads[(e["pid"], e["tid"])] = e["args"]["name"]
     names = set(processes.values())
     check("Hetero host" in names, "the host process is named 'Hetero host' (%s)" % names)
     for s in range(slots):

@@ -6,22 +6,14 @@ whose [first, last] ranges cover every work-group exactly once, the GPU slot's f
 the CPU slot's from the top, the CPU's adding up to cpu_work_groups. Exit 0 when all holds."""
 
 import argparse
-import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from trace_support import check, failures, read_trace, run_case  # noqa: E402
 
 # What trace_program.cpp launches (keep in step with it): kernel -> work-groups, each twice.
 LAUNCHES = {"mark1": 256, "mark2": 60, "mark3": 105}
-
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
-        sys.stderr.write("FAILED: %s\n" % what)
-    return condition
 
 
 def main():
@@ -31,20 +23,9 @@ def main():
     args = parser.parse_args()
     path = os.path.join(args.work, "unified-trace.json")
     env = dict(os.environ, HETERO_TRACE=path)
-    done = subprocess.run([args.program, "[.trace-program]"], env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True, timeout=240)
-    if not check(done.returncode == 0, "the program passes (exit %d)\n%s\n%s" % (
-            done.returncode, done.stdout[-2000:], done.stderr[-2000:])):
+    if run_case(args.program, "[.trace-program]", env).returncode != 0:
         return 1
-    with open(path) as f:
-        trace = json.load(f)
-    events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    processes, lanes = {}, {}
-    for e in events:
-        if e.get("ph") == "M" and e.get("name") == "process_name":
-            processes[e["pid"]] = e["args"]["name"]
-        if e.get("ph") == "M" and e.get("name") == "thread_name":
-            lanes[(e["pid"], e["tid"])] = e["args"]["name"]
+    events, processes, lanes = read_trace(path)
     spans = [e for e in events if e.get("ph") == "X"]
     launches = [e for e in spans if lanes.get((e["pid"], e["tid"]), "").startswith("launches")
                 and processes.get(e["pid"]) == "Hetero host" and e["name"] in LAUNCHES]

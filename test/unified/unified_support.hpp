@@ -13,17 +13,8 @@ namespace unified {
 
 // A context with CL_CONTEXT_MEMORY_MODEL_HETERO = `model` and an in-order queue, released at scope end.
 struct ModelEnv : cltest::Env {
-    explicit ModelEnv(cl_context_properties model, cl_command_queue_properties props = 0) : cltest::Env(props) {
-        clReleaseCommandQueue(queue);
-        clReleaseContext(context);
-        cl_context_properties cp[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, model, 0};
-        cl_int err = CL_SUCCESS;
-        context = clCreateContext(cp, 1, &device, nullptr, nullptr, &err);
-        REQUIRE(err == CL_SUCCESS);
-        cl_queue_properties qp[] = {CL_QUEUE_PROPERTIES, props, 0};
-        queue = clCreateCommandQueueWithProperties(context, device, qp, &err);
-        REQUIRE(err == CL_SUCCESS);
-    }
+    explicit ModelEnv(cl_context_properties model, cl_command_queue_properties props = 0)
+        : cltest::Env(props, std::array<cl_context_properties, 3>{CL_CONTEXT_MEMORY_MODEL_HETERO, model, 0}.data()) {}
 };
 
 using Counters = std::array<cl_ulong, CL_HETERO_COUNTER_COUNT>;
