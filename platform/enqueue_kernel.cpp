@@ -135,6 +135,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
                 }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
+                HeldEvent timingStart;
                 cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
@@ -142,6 +143,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                                                                                      listOrNull(wait), &e));
                         return e;
                     }
+                    if (decision.timeUnsplit) timingStart.e = startTiming(sub.backendQueue, wait);
                     std::lock_guard lock(keep->launchMutex());
                     keep->applyArgs(static_cast<unsigned>(sub.slot), args);
                     cl_kernel bk = keep->backend(static_cast<unsigned>(sub.slot));
@@ -151,7 +153,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     return e;
                 });
                 // Unsplit launches feed the history that decides whether splitting this kernel pays.
-                if (decision.timeUnsplit && done) timeUnsplitLaunch(done, keep->name(), launch);
+                if (decision.timeUnsplit && done) timeUnsplitLaunch(timingStart.e, done, keep->name(), launch);
                 whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
                 whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
                 whole->submitted = true;

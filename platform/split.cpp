@@ -6,6 +6,7 @@
 #include "platform/enqueue.hpp"
 #include "platform/launch_stats.hpp"
 #include "platform/log.hpp"
+#include "platform/split_history.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -61,34 +62,10 @@ namespace {
 // CPU chunk, between a chunk's data and its status word, before the merge and before each merged
 // result streams back to the CPU, so tests see many interleavings.
 
-
-// ---------------------------------------------------------------------------------------------
-// Per-kernel history: is splitting this kernel at this size worth it?
-// ---------------------------------------------------------------------------------------------
-struct History {
-    double unsplit = -1, split = -1;  // last measured seconds
-    unsigned launches = 0;
-    unsigned probeEvery = 16;         // launches between re-probes of the slower way; doubles on a loss
-};
-// Per kernel, across sizes: kernels launched at ever new sizes (gramschmidt's shrinking column
-// loops) would otherwise probe a split at every new size. Once splits of a kernel have lost, a new
-// size is probed only every probeEvery launches of the kernel.
-struct KernelHistory {
-    unsigned launches = 0;
-    unsigned probeEvery = 1;  // 1 until a split of the kernel loses; doubles with each loss
-};
-std::mutex historyMutex;
-std::map<std::string, History>& histories() {
-    static auto* h = new std::map<std::string, History>;
-    return *h;
-}
-std::map<std::string, KernelHistory>& kernelHistories() {
-    static auto* h = new std::map<std::string, KernelHistory>;
-    return *h;
-}
-std::string historyKey(const std::string& kernel, const LaunchGeometry& l) {
-    std::string k = kernel;
-    for (cl_uint d = 0; d < l.dims; ++d) k += ":" + std::to_string(l.global[d]);
+// The size part of a history key: the global size.
+std::string sizeKey(const LaunchGeometry& l) {
+    std::string k;
+    for (cl_uint d = 0; d < l.dims; ++d) k += (d ? "x" : "") + std::to_string(l.global[d]);
     return k;
 }
 
@@ -99,67 +76,61 @@ std::string historyKey(const std::string& kernel, const LaunchGeometry& l) {
 constexpr unsigned kMaxSplitsInFlight = 16;
 std::atomic<unsigned> splitsInFlight{0};
 
-// Launches shorter than this gain nothing from a second device: the split's fixed costs dominate.
-constexpr double kMinimumSplitSeconds = 0.5e-3;
-constexpr unsigned kMaxProbeEvery = 4096;
-
 }  // namespace
 
-void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
-    struct Timing {
-        std::string key;
-        double started;
-        static void CL_CALLBACK record(cl_event, cl_int status, void* data) {
-            std::unique_ptr<Timing> t(static_cast<Timing*>(data));
-            if (status != CL_COMPLETE) return;
-            std::lock_guard lock(historyMutex);
-            histories()[t->key].unsplit = splitClock() - t->started;
-        }
-    };
-    auto* t = new Timing{historyKey(kernel, launch), splitClock()};
-    if (BACKEND(done, clSetEventCallback)(done, CL_COMPLETE, Timing::record, t) != CL_SUCCESS) delete t;
+cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
+    cl_event marker = nullptr;
+    if (BACKEND(queue, clEnqueueMarkerWithWaitList)(queue, static_cast<cl_uint>(waitList.size()),
+                                                    waitList.empty() ? nullptr : waitList.data(), &marker) != CL_SUCCESS)
+        return nullptr;
+    return marker;
 }
 
-void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds) {
-    std::lock_guard lock(historyMutex);
-    History& h = histories()[historyKey(name, launch)];
-    h.split = seconds;
-    // A split that lost makes the next probe twice as rare: on a machine where the GPU is far
-    // faster, trying costs more than splitting could ever gain.
-    KernelHistory& k = kernelHistories()[name];
-    if (h.unsplit >= 0 && seconds > h.unsplit) {
-        h.probeEvery = std::min(h.probeEvery * 2, kMaxProbeEvery);
-        k.probeEvery = std::min(std::max(16u, k.probeEvery * 2), kMaxProbeEvery);
-    } else if (h.unsplit >= 0) {
-        k.probeEvery = 1;  // splitting this kernel pays: try it at every size
+void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
+    // Both ends are heard from completion callbacks (NVIDIA delivers them in order from one thread,
+    // with similar delays, so the difference is the kernel's time); whichever is heard last records.
+    struct Timing {
+        std::string kernel, size;
+        double enqueued;
+        std::mutex mutex;
+        double ends[2] = {-1, -1};  // when `started` and `done` were heard complete
+        bool failed = false;
+        int pending = 2;
+        static void end(Timing* t, int which, cl_int status) {
+            bool last;
+            {
+                std::lock_guard lock(t->mutex);
+                t->ends[which] = splitClock();
+                t->failed |= status != CL_COMPLETE;
+                last = --t->pending == 0;
+            }
+            if (!last) return;
+            std::unique_ptr<Timing> owned(t);
+            if (t->failed) return;
+            SplitHistory::instance().recordWhole(t->kernel, t->size, t->ends[1] - std::max(t->enqueued, t->ends[0]));
+        }
+        static void CL_CALLBACK startHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 0, status); }
+        static void CL_CALLBACK doneHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 1, status); }
+    };
+    auto* t = new Timing;
+    t->kernel = kernel;
+    t->size = sizeKey(launch);
+    t->enqueued = splitClock();
+    if (!started) {  // no marker: from now (an upper bound when the queue holds earlier work)
+        t->ends[0] = t->enqueued;
+        t->pending = 1;
+    } else if (BACKEND(started, clSetEventCallback)(started, CL_COMPLETE, Timing::startHeard, t) != CL_SUCCESS) {
+        t->ends[0] = t->enqueued;
+        t->pending = 1;
     }
+    if (BACKEND(done, clSetEventCallback)(done, CL_COMPLETE, Timing::doneHeard, t) != CL_SUCCESS) Timing::end(t, 1, CL_INVALID_EVENT);
+}
+
+void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
+    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe);
 }
 
 namespace {
-
-// Auto mode: first measure unsplit, then split, then keep the faster, re-probing the other now and then.
-// `timeUnsplit`: time this launch if it runs whole. Timing costs a backend callback, so a measured
-// size is timed again only every kTimeEvery launches.
-bool historySaysSplit(const std::string& name, const LaunchGeometry& launch, bool& timeUnsplit) {
-    constexpr unsigned kTimeEvery = 16;
-    std::lock_guard lock(historyMutex);
-    History& h = histories()[historyKey(name, launch)];
-    KernelHistory& k = kernelHistories()[name];
-    ++h.launches;
-    ++k.launches;
-    timeUnsplit = h.unsplit < 0 || h.launches % kTimeEvery == 0;
-    if (h.unsplit < 0) return false;
-    if (h.unsplit < kMinimumSplitSeconds) return false;  // too short to gain anything
-    if (h.split < 0) {
-        if (k.launches % k.probeEvery != 0) return false;
-        // Until this probe reports, count it as lost: an application enqueuing hundreds of launches
-        // at new sizes before the first probe ends must not probe them all.
-        k.probeEvery = std::max(k.probeEvery, 16u);
-        return true;
-    }
-    bool splitFaster = h.split < h.unsplit;
-    return (h.launches % h.probeEvery == 0) ? !splitFaster : splitFaster;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Per-context resources: buffer pool, internal queues, merge kernels.
@@ -402,7 +373,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     if (splitMode() == SplitMode::Always || share > 0) {
         d.split = true;
     } else {
-        d.split = historySaysSplit(kernel.name(), launch, d.timeUnsplit);
+        SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
+        d.split = h.split;
+        d.timeUnsplit = h.timeWhole;
+        d.probe = std::move(h.probe);
         if (!d.split) d.why = "history: unsplit is faster or not yet measured";
     }
     return d;
@@ -460,6 +434,37 @@ struct RunningSplits {
     }
 };
 
+// When a backend event was heard complete (its completion callback), for the split history: a
+// split starts counting when the GPU queue gets to it, not when it was enqueued behind other work.
+struct HeardAt {
+    std::mutex mutex;
+    std::condition_variable cv;
+    double at = -1;
+    static std::shared_ptr<HeardAt> watch(cl_event e) {
+        auto h = std::make_shared<HeardAt>();
+        auto* holder = new std::shared_ptr<HeardAt>(h);
+        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, heard, holder) != CL_SUCCESS) {
+            delete holder;
+            return nullptr;
+        }
+        return h;
+    }
+    static void CL_CALLBACK heard(cl_event, cl_int, void* data) {
+        std::unique_ptr<std::shared_ptr<HeardAt>> h(static_cast<std::shared_ptr<HeardAt>*>(data));
+        {
+            std::lock_guard lock((*h)->mutex);
+            (*h)->at = splitClock();
+        }
+        (*h)->cv.notify_all();
+    }
+    // The time, once the callback came (it comes: the event is complete); `fallback` if it does not.
+    double wait(double fallback) {
+        std::unique_lock lock(mutex);
+        cv.wait_for(lock, std::chrono::seconds(1), [&] { return at >= 0; });
+        return at >= 0 ? at : fallback;
+    }
+};
+
 // Everything the CPU side of one split launch needs, owned by its thread.
 struct SplitRun {
     Ref<Context> context;
@@ -495,6 +500,8 @@ struct SplitRun {
     };
     std::vector<Migration> migrations;
     double started = 0;       // splitClock()
+    std::shared_ptr<struct HeardAt> gpuReached;  // when the GPU queue got to the launch (history)
+    std::shared_ptr<ProbeTicket> probe;          // the launch is a probe (auto mode)
     double traceBegin = 0;    // trace::now() at the same moment
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
@@ -815,7 +822,10 @@ void runSplit(std::shared_ptr<SplitRun> run) {
         }
     }
     double seconds = splitClock() - r.started;
-    if (result == CL_COMPLETE && cpuReady) recordSplit(r.name, r.launch, seconds);
+    if (result == CL_COMPLETE && cpuReady) {
+        double reached = r.gpuReached ? r.gpuReached->wait(r.started) : r.started;
+        recordSplit(r.name, r.launch, splitClock() - std::max(r.started, reached), r.probe != nullptr);
+    }
     {
         uint64_t cpuDid = r.groups - sent;
         uint64_t cpuGroups = (isCpuSlot(r.cpu) ? cpuDid : 0) + (isCpuSlot(r.gpu) ? r.groups - cpuDid : 0);
@@ -896,6 +906,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.gpu = decision.gpuSlot;
     r.cpu = decision.cpuSlot;
     r.launch = launch;
+    r.probe = decision.probe;
     r.started = splitClock();
     r.traceBegin = trace::now();
     if (!r.launch.hasLocal) {
@@ -943,6 +954,11 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         }
     }
     auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
+
+    // The history times the split from when the GPU queue gets to it.
+    if (HeldEvent reached; splitMode() == SplitMode::Auto && cpuShare() < 0 &&
+                           (reached.e = startTiming(gpuQueue, gpuWait)) != nullptr)
+        r.gpuReached = HeardAt::watch(reached.e);
 
     // The merge needs both copies of a written object to hold the same bytes wherever the launch does
     // not write. Copies of an object never written hold whatever their allocation held: zero both.
@@ -998,10 +1014,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.snapshots.push_back(statusWritten);
 
     // Test knob: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not).
-    struct HeldEvent {
-        cl_event e = nullptr;
-        ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
-    } gateHeld;
+    HeldEvent gateHeld;
     if (chaos::on()) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);

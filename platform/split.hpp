@@ -9,6 +9,7 @@
 
 #include "platform/command.hpp"
 #include "platform/kernel.hpp"
+#include "platform/split_history.hpp"
 #include "transform/transform.hpp"
 
 #include <memory>
@@ -60,6 +61,7 @@ struct LaunchGeometry {
 // How one launch will run: on one slot, or split between gpuSlot and cpuSlot.
 struct SplitDecision {
     bool split = false;
+    std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
     unsigned gpuSlot = 0, cpuSlot = 0;
     std::string why;  // for the log: why not split
@@ -72,10 +74,20 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
 cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
                      const LaunchGeometry& launch, const SplitDecision& decision);
 
-// Times a launch run whole, from now until `done` (its backend event) completes, for the decision
-// history. Needs the completion as it happens (a backend callback), hence only when
-// SplitDecision::timeUnsplit asks.
-void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
+// Times a launch run whole for the decision history: from `started` (a marker enqueued just
+// before it with its wait list, from startTiming; nullptr: from now) until `done` (its backend
+// event). Only the launch's own time counts, not the work queued ahead of it. Needs completion
+// callbacks, hence only when SplitDecision::timeUnsplit asks.
+cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList);
+// One reference to a backend event, released when it goes.
+struct HeldEvent {
+    cl_event e = nullptr;
+    HeldEvent() = default;
+    HeldEvent(const HeldEvent&) = delete;
+    HeldEvent& operator=(const HeldEvent&) = delete;
+    ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
+};
+void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kernel, const LaunchGeometry& launch);
 
 // Shared with the unified engine (platform/split_unified.cpp), which follows the same rules:
 // the NDRange of a split launch (resolving a NULL local size as the discrete engine does),
@@ -83,7 +95,9 @@ transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroup
 // HETERO_CPU_SHARE (a fixed CPU share in (0,1], or negative: adaptive),
 double cpuShare();
 // the history of split launches (auto mode),
-void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds);
+// (`seconds`: the split's time from when it could start; `probe`: it was a probe, whose loss
+// against running whole counts against the kernel's probe budget)
+void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe);
 // the transform's extra arguments of a variant kernel, from argument index `first`,
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra);
 // a slot's compute units (at least 1), and seconds on the steady clock.

@@ -92,6 +92,8 @@ struct UnifiedRun {
     std::vector<cl_event> before[2];  // backend events each side waits for first (owned)
     cl_event done = nullptr;          // user event of the GPU slot's context: the launch's event
     double started = 0, traceStarted = 0;
+    double begun = -1;  // when the first chunk was taken (what it waited for does not count as its time)
+    std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
 
     // The partition, under `mutex`: work-groups [lo, hi) are not assigned yet.
     std::mutex mutex;
@@ -199,6 +201,7 @@ void runSide(UnifiedRun& r, Side side) {
                 }
                 r.lastChunk[side] = n;
                 r.busyUntil[side] = t + double(n) * std::max(0.0, r.perGroup(side));
+                if (r.begun < 0) r.begun = t;
             }
             const double t0 = splitClock(), traceBegin = trace::enabled() ? trace::now() : 0;
             cl_event last = nullptr;
@@ -266,7 +269,7 @@ void finish(UnifiedRun& r) {
         result = CL_OUT_OF_RESOURCES;
     }
     if (result == CL_SUCCESS) {
-        recordSplit(r.name, r.launch, seconds);
+        recordSplit(r.name, r.launch, splitClock() - std::max(r.started, r.begun), r.probe != nullptr);
         std::lock_guard lock(speedsMutex);
         Speeds& s = speedHistory()[r.key];
         for (Side side : {Gpu, Cpu}) {
@@ -372,6 +375,7 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
     r.name = kernel.name();
     r.key = speedKey(r.name, launch);
     r.launch = launch;
+    r.probe = decision.probe;
     r.started = splitClock();
     r.traceStarted = trace::enabled() ? trace::now() : 0;
     r.slot[Gpu] = decision.gpuSlot;

@@ -1,0 +1,81 @@
+// Auto mode's memory (HETERO_SPLIT=auto): for each kernel and global size, how long a launch took
+// run whole and split, and from that whether the next launch should split. Pure bookkeeping on
+// measured seconds (no OpenCL), so the policy is tested on its own (test/platform_unit/).
+//
+// The policy:
+//  - A size is first run whole and timed. Launches shorter than kMinimumSplitSeconds never split:
+//    a split's fixed costs (snapshots, a thread, a merge) exceed anything a second device adds.
+//  - Otherwise the next launch is a probe: split and timed. The faster way is kept; the slower one
+//    is re-probed now and then, twice as rarely after each loss.
+//  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
+//    running whole stays within kProbeBudget of the kernel's time run whole. Where splitting
+//    never pays, auto mode costs the first probe plus at most that share.
+//  - Kernels launched at ever new sizes (gramschmidt's column loops) probe a new size only every
+//    probeEvery launches of the kernel once a split of it has lost.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace hetero {
+
+class SplitHistory;
+
+// A split launch that probes. While one is out, no other launch of the kernel probes; it ends when
+// the last holder (the decision, the launch's run) lets it go.
+class ProbeTicket {
+public:
+    ProbeTicket(SplitHistory& history, std::string kernel) : history_(history), kernel_(std::move(kernel)) {}
+    ProbeTicket(const ProbeTicket&) = delete;
+    ProbeTicket& operator=(const ProbeTicket&) = delete;
+    ~ProbeTicket();
+
+private:
+    SplitHistory& history_;
+    std::string kernel_;
+};
+
+class SplitHistory {
+public:
+    static constexpr double kMinimumSplitSeconds = 0.5e-3;
+    static constexpr double kProbeBudget = 0.05;
+    static constexpr unsigned kMaxProbeEvery = 4096;
+
+    // The process-wide history.
+    static SplitHistory& instance();
+
+    struct Decision {
+        bool split = false;
+        bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
+        std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
+    };
+    // The next launch of `kernel` at `size` (a key naming its global size).
+    Decision decide(const std::string& kernel, const std::string& size);
+    // A launch run whole took `seconds` (from when it could start).
+    void recordWhole(const std::string& kernel, const std::string& size, double seconds);
+    // A split launch took `seconds` (from when it could start); `probe`: it was a probe.
+    void recordSplit(const std::string& kernel, const std::string& size, double seconds, bool probe);
+
+private:
+    friend class ProbeTicket;
+    struct Size {
+        double whole = -1, split = -1;  // last measured seconds
+        unsigned launches = 0;
+        unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
+    };
+    struct Kernel {
+        unsigned launches = 0;
+        unsigned probeEvery = 1;  // between first probes at new sizes: 1 until a split loses, then doubling
+        unsigned probing = 0;     // probes out
+        double wholeSeconds = 0;  // launches run whole, at their sizes' measured times
+        double probeLoss = 0;     // what probes cost beyond running whole, summed
+        double lastLoss = 0;      // the latest probe's loss: what the next is expected to cost
+    };
+    std::mutex mutex_;
+    std::map<std::string, Size> sizes_;  // by kernel + size
+    std::map<std::string, Kernel> kernels_;
+};
+
+}  // namespace hetero

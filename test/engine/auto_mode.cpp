@@ -1,0 +1,86 @@
+// Auto mode (HETERO_SPLIT unset) through the ICD loader on two slots: what the split history does
+// with real launches. The policy itself is tested on synthetic timings in test/platform_unit/.
+#include "cl_test.hpp"
+
+#include <CL/cl_ext_hetero.h>
+
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+
+const char* kKernels = R"(
+    __kernel void increment(__global int* v) { v[get_global_id(0)] += 1; }
+    // A few milliseconds on a CPU device: long enough that auto mode tries a split.
+    __kernel void spin(__global uint* v, int rounds) {
+        size_t i = get_global_id(0);
+        uint x = v[i];
+        for (int r = 0; r < rounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
+        v[i] = x;
+    })";
+
+cl_ulong splitLaunches(cl_platform_id platform) {
+    auto get = reinterpret_cast<clGetHeteroCountersEXT_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
+    REQUIRE(get != nullptr);
+    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
+    REQUIRE(get(platform, CL_HETERO_COUNTER_COUNT, v, nullptr) == CL_SUCCESS);
+    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
+}
+
+}  // namespace
+
+TEST_CASE("auto mode: short launches queued deep behind each other never split", "[auto]") {
+    // Each launch is short, but hundreds wait in the queue at once: a launch's own time, not the
+    // time it waited behind the others, decides whether a split could pay.
+    Env env;
+    const size_t n = 4096, local = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    cl_program p = env.build(kKernels);
+    cl_kernel increment = env.kernel(p, "increment");
+    setArg(increment, 0, buf);
+    const cl_ulong before = splitLaunches(env.platform);
+    const int rounds = 8, perRound = 200;
+    for (int round = 0; round < rounds; ++round) {
+        for (int i = 0; i < perRound; ++i)
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
+    auto back = env.read<cl_int>(buf, n);
+    CHECK(back[0] == rounds * perRound);
+    CHECK(back[n - 1] == rounds * perRound);
+    CHECK(splitLaunches(env.platform) == before);
+    clReleaseKernel(increment), clReleaseProgram(p), clReleaseMemObject(buf);
+}
+
+TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact results", "[auto]") {
+    Env env;
+    const size_t n = 1 << 16, local = 64;
+    std::vector<cl_uint> init(n);
+    for (size_t i = 0; i < n; ++i) init[i] = cl_uint(i);
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), init.data());
+    cl_program p = env.build(kKernels);
+    cl_kernel spin = env.kernel(p, "spin");
+    const cl_int spinRounds = 400;
+    setArg(spin, 0, buf);
+    setArg(spin, 1, spinRounds);
+    const cl_ulong before = splitLaunches(env.platform);
+    // Launch by launch, so the timing of one is in the history before the next is decided (its
+    // completion callback may come a little after clFinish returns: a few launches of slack).
+    const int launches = 12;
+    for (int i = 0; i < launches; ++i) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
+    CHECK(splitLaunches(env.platform) > before);
+    // The same integer arithmetic on the host.
+    std::vector<cl_uint> expected = init;
+    for (auto& x : expected)
+        for (int l = 0; l < launches; ++l)
+            for (int r = 0; r < spinRounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
+    auto back = env.read<cl_uint>(buf, n);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < n; ++i) mismatches += back[i] != expected[i];
+    CHECK(mismatches == 0);
+    clReleaseKernel(spin), clReleaseProgram(p), clReleaseMemObject(buf);
+}

@@ -1,0 +1,123 @@
+// Auto mode's policy (platform/split_history.hpp) on synthetic timings: when a launch splits, how
+// probes are rationed, and what they may cost where splitting never pays.
+#include "platform/split_history.hpp"
+
+#include <catch2/catch.hpp>
+
+using hetero::SplitHistory;
+
+namespace {
+
+constexpr double kMs = 1e-3;
+
+// Runs `launches` launches of one kernel at one size against a machine where running whole takes
+// `whole` seconds and a split `split` seconds; every probe reports before the next decision.
+struct Simulation {
+    SplitHistory history;
+    double wholeTime = 0, splitTime = 0, probeLoss = 0;
+    unsigned splits = 0, probes = 0;
+
+    void run(unsigned launches, double whole, double split, const std::string& size = "1024") {
+        for (unsigned i = 0; i < launches; ++i) {
+            SplitHistory::Decision d = history.decide("k", size);
+            if (d.split) {
+                ++splits;
+                splitTime += split;
+                if (d.probe) {
+                    ++probes;
+                    probeLoss += std::max(0.0, split - whole);
+                }
+                history.recordSplit("k", size, split, d.probe != nullptr);
+            } else {
+                wholeTime += whole;
+                if (d.timeWhole) history.recordWhole("k", size, whole);
+            }
+        }
+    }
+};
+
+}  // namespace
+
+TEST_CASE("split history: a size runs whole and is timed first; one too short never splits", "[split_history]") {
+    SplitHistory h;
+    SplitHistory::Decision first = h.decide("k", "64");
+    CHECK_FALSE(first.split);
+    CHECK(first.timeWhole);
+    h.recordWhole("k", "64", 0.1 * kMs);
+    unsigned timed = 0;
+    for (unsigned i = 2; i <= 1024; ++i) {
+        SplitHistory::Decision d = h.decide("k", "64");
+        REQUIRE_FALSE(d.split);
+        if (d.timeWhole) ++timed;
+    }
+    CHECK(timed == 4);  // every 256th launch: the kernel may grow with its data
+}
+
+TEST_CASE("split history: a long kernel is probed once timed, one probe at a time", "[split_history]") {
+    SplitHistory h;
+    h.decide("k", "1024");
+    h.recordWhole("k", "1024", 10 * kMs);
+    SplitHistory::Decision probe = h.decide("k", "1024");
+    REQUIRE(probe.split);
+    REQUIRE(probe.probe);
+    // Until it reports (or is let go), no other launch of the kernel probes, at any size.
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "1024").split);
+    h.decide("k", "2048");
+    h.recordWhole("k", "2048", 10 * kMs);
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "2048").split);
+    // A probe let go without a report (its launch failed) frees the kernel for the next one.
+    probe.probe.reset();
+    CHECK(h.decide("k", "2048").split);
+}
+
+TEST_CASE("split history: a split that wins is kept, and running whole is re-tried every 16th launch", "[split_history]") {
+    Simulation sim;
+    sim.run(2, 10 * kMs, 4 * kMs);
+    CHECK(sim.probes == 1);
+    unsigned whole = 0;
+    for (unsigned i = 0; i < 64; ++i) {
+        SplitHistory::Decision d = sim.history.decide("k", "1024");
+        CHECK_FALSE(d.probe);
+        if (!d.split) ++whole;
+    }
+    CHECK(whole == 4);
+}
+
+TEST_CASE("split history: where splitting never pays, probes cost at most the budget", "[split_history]") {
+    // gramschmidt on an H100 with PoCL: a 1 ms kernel whose split moves whole matrices (0.5 s).
+    const double whole = 1 * kMs, split = 500 * kMs;
+    Simulation sim;
+    sim.run(200000, whole, split);
+    const double firstLoss = split - whole;
+    INFO("probes " << sim.probes << ", lost " << sim.probeLoss << " s of " << sim.wholeTime << " s run whole");
+    CHECK(sim.probes >= 2);  // it keeps looking
+    CHECK(sim.probeLoss <= SplitHistory::kProbeBudget * sim.wholeTime + firstLoss);
+}
+
+TEST_CASE("split history: a split that loses a little is re-probed more often than one that loses a lot", "[split_history]") {
+    Simulation close, far;
+    close.run(100000, 10 * kMs, 11 * kMs);
+    far.run(100000, 10 * kMs, 1000 * kMs);
+    CHECK(close.probes > far.probes);
+    CHECK(far.probeLoss <= SplitHistory::kProbeBudget * far.wholeTime + 990 * kMs);
+}
+
+TEST_CASE("split history: kernels launched at ever new sizes are probed rarely once a split lost", "[split_history]") {
+    SplitHistory h;
+    unsigned probes = 0;
+    for (unsigned size = 1; size <= 2000; ++size) {
+        const std::string key = std::to_string(size);
+        for (int launch = 0; launch < 2; ++launch) {
+            SplitHistory::Decision d = h.decide("k", key);
+            if (d.split) {
+                ++probes;
+                h.recordSplit("k", key, 5 * kMs, true);
+            } else if (d.timeWhole) {
+                h.recordWhole("k", key, 1 * kMs);
+            }
+        }
+    }
+    // 2,000 sizes, each launched twice: without rationing every size would probe once.
+    CHECK(probes >= 1);
+    CHECK(probes <= 20);
+}
