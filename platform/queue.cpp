@@ -3,6 +3,7 @@
 
 #include "platform/api.hpp"
 #include "platform/error.hpp"
+#include "platform/flusher.hpp"
 #include "platform/info.hpp"
 #include "platform/log.hpp"
 #include "platform/scheduler.hpp"
@@ -47,6 +48,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
 Queue::~Queue() {
     for (cl_command_queue bq : backend_) {
         if (!bq) continue;
+        Flusher::forget(bq);
         BACKEND(bq, clFinish)(bq);
         BACKEND(bq, clReleaseCommandQueue)(bq);
     }
@@ -200,7 +202,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         cl_event done = c.submit(submission);
         if (done) {
             event.submitted(static_cast<unsigned>(slot), done);
-            BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
+            if (submission.backendQueue) Flusher::later(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
         }
@@ -233,8 +235,11 @@ double Queue::traceStart(int slot, double submitted, double completed) {
 }
 
 void Queue::flush() {
-    // Commands reach the backends as soon as their dependencies allow, and backend queues are
-    // flushed after every submission; what is still pending is in the scheduler's hands.
+    // Commands reach the backends as soon as their dependencies allow (what is still pending is in
+    // the scheduler's hands); the flusher flushes them soon after, and here at once.
+    std::lock_guard lock(backendMutex_);
+    for (cl_command_queue bq : backend_)
+        if (bq) BACKEND(bq, clFlush)(bq);
 }
 
 cl_int Queue::finish() {
