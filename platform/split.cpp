@@ -499,6 +499,7 @@ struct SplitRun {
         bool pooled;                      // `from` is a pool buffer of its own (not a target's orig)
     };
     std::vector<Migration> migrations;
+    size_t migrationsDone = 0;            // by prepareCpuCopies; the rest run after the launch (gave up)
     double started = 0;       // splitClock()
     std::shared_ptr<struct HeardAt> gpuReached;  // when the GPU queue got to the launch (history)
     std::shared_ptr<ProbeTicket> probe;          // the launch is a probe (auto mode)
@@ -559,9 +560,46 @@ std::pair<size_t, size_t> differingRange(const unsigned char* a, const unsigned 
     return {first, last};
 }
 
+// Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
+struct Wakeup {
+    std::mutex mutex;
+    std::condition_variable cv;
+
+    static void CL_CALLBACK notify(cl_event, cl_int, void* data) {
+        auto* self = static_cast<std::shared_ptr<Wakeup>*>(data);
+        {
+            std::lock_guard lock((*self)->mutex);
+        }
+        (*self)->cv.notify_all();
+        delete self;
+    }
+    static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
+        auto* holder = new std::shared_ptr<Wakeup>(w);
+        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
+    }
+    // Until `done()` holds; the timeout only guards against a backend that never calls back.
+    template <typename Done>
+    void waitUntil(Done done) {
+        std::unique_lock lock(mutex);
+        while (!done()) cv.wait_for(lock, std::chrono::milliseconds(2));
+    }
+};
+
 // Before the first chunk: the CPU copies' earlier users are done, stale copies are brought from
-// the GPU's pre-launch snapshots, and `sent` starts as the pre-launch contents.
-void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
+// the GPU's pre-launch snapshots, and `sent` starts as the pre-launch contents. Adaptive splits
+// give up when the GPU kernel ends first (returns false): the CPU could add nothing, and the
+// launch must not wait for copies it no longer needs. What was left of the preparation then runs
+// after the launch completes (the stream-back), from r.migrationsDone on.
+bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
+    const bool mayGiveUp = !r.fixedShare;
+    if (mayGiveUp && !r.cpuReady.empty()) {
+        auto wakeup = std::make_shared<Wakeup>();
+        Wakeup::watch(wakeup, r.gpuDone);
+        for (cl_event e : r.cpuReady) Wakeup::watch(wakeup, e);
+        auto cpuCopiesFree = [&] { return std::all_of(r.cpuReady.begin(), r.cpuReady.end(), eventDone); };
+        wakeup->waitUntil([&] { return cpuCopiesFree() || eventDone(r.gpuDone); });
+        if (!cpuCopiesFree()) return false;
+    }
     waitAll(r.cpuReady);
     releaseAll(r.cpuReady);
     // Commands on the shared internal queues never carry wait lists: one launch's dependencies
@@ -571,8 +609,10 @@ void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         waitAll(r.snapshots);
         releaseAll(r.snapshots);
     }
-    for (auto& m : r.migrations) {
+    for (; r.migrationsDone < r.migrations.size(); ++r.migrationsDone) {
         chaos::delay(2000);
+        if (mayGiveUp && eventDone(r.gpuDone)) return false;
+        const auto& m = r.migrations[r.migrationsDone];
         if (!m.from) {
             const cl_uint zero = 0;
             check(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
@@ -588,6 +628,7 @@ void prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
     check(BACKEND(cpuQueue, clFinish)(cpuQueue));
     for (auto& t : r.targets)
         withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
+    return true;
 }
 
 // After a chunk (the CPU queue idle, so the CPU copies are a consistent snapshot: H3): sends what
@@ -647,12 +688,14 @@ struct StreamBack {
         cl_mem recv, onCpu;
         size_t bytes;
     };
-    std::vector<Item> items;
+    std::vector<Item> items;            // each `recv` is a pool buffer, given back afterwards
+    std::vector<cl_event> cpuReady;     // the CPU copies' earlier users, when the launch did not wait for them
     size_t bytesMoved = 0;
 
     void run() {
         cl_command_queue cpuQueue = resources->slot(cpu).queue;
         cl_command_queue gpuTransfer = resources->slot(gpu).queue;
+        waitAll(cpuReady);
         for (auto& it : items) {
             chaos::delay(5000);  // tests: later CPU work must wait for what is still on its way
             trace::Scope span({int(cpu), "stream-back"}, "bring back " + std::to_string(it.bytes) + " bytes");
@@ -666,6 +709,7 @@ struct StreamBack {
         check(BACKEND(cpuQueue, clFinish)(cpuQueue));
     }
     void release() {
+        releaseAll(cpuReady);
         for (auto& it : items) {
             resources->pool.give(gpuContext, it.recv, it.bytes);
             BACKEND(it.onCpu, clReleaseMemObject)(it.onCpu);
@@ -676,31 +720,6 @@ struct StreamBack {
 
 // Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
 // the status word. Returns the lowest group whose results the GPU has (r.groups: none).
-// Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
-struct Wakeup {
-    std::mutex mutex;
-    std::condition_variable cv;
-
-    static void CL_CALLBACK notify(cl_event, cl_int, void* data) {
-        auto* self = static_cast<std::shared_ptr<Wakeup>*>(data);
-        {
-            std::lock_guard lock((*self)->mutex);
-        }
-        (*self)->cv.notify_all();
-        delete self;
-    }
-    static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
-        auto* holder = new std::shared_ptr<Wakeup>(w);
-        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
-    }
-    // Until `done()` holds; the timeout only guards against a backend that never calls back.
-    template <typename Done>
-    void waitUntil(Done done) {
-        std::unique_lock lock(mutex);
-        while (!done()) cv.wait_for(lock, std::chrono::milliseconds(2));
-    }
-};
-
 uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
                    std::vector<uint64_t>& chunkSizes) {
     cl_kernel chunkKernel = r.variants->chunk[r.cpu];
@@ -795,11 +814,13 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     size_t bytesMoved = 0;
     std::vector<uint64_t> chunkSizes;
     uint64_t sent = r.groups;
-    bool cpuReady = false;
+    bool cpuReady = false;  // false: the preparation failed, and CPU copies it left stale stay stale
+    bool gaveUp = false;    // the GPU ended before the CPU copies were ready: the CPU did nothing
     try {
-        prepareCpuCopies(r, cpuQueue, gpuTransfer, bytesMoved);
+        bool cpuStarts = prepareCpuCopies(r, cpuQueue, gpuTransfer, bytesMoved);
         cpuReady = true;
-        sent = runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes);
+        gaveUp = !cpuStarts;
+        if (cpuStarts) sent = runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes);
     } catch (const Error& e) {
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
     }
@@ -859,15 +880,26 @@ void runSplit(std::shared_ptr<SplitRun> run) {
         res.hostPool.give(std::move(t.sent));
     }
     r.targets.clear();
-    for (auto& m : r.migrations)
-        if (m.pooled) res.pool.give(back.gpuContext, m.from, m.bytes);
+    // Preparation given up: objects only read still need their CPU copies brought (written ones
+    // are streamed back whole); their snapshots go back to the pool once that is done.
+    for (size_t i = 0; i < r.migrations.size(); ++i) {
+        auto& m = r.migrations[i];
+        if (!m.pooled) continue;
+        if (i >= r.migrationsDone && cpuReady) {
+            BACKEND(m.onCpu, clRetainMemObject)(m.onCpu);
+            back.items.push_back({m.from, m.onCpu, m.bytes});
+        } else {
+            res.pool.give(back.gpuContext, m.from, m.bytes);
+        }
+    }
     r.migrations.clear();
+    back.cpuReady = std::move(r.cpuReady);
+    r.cpuReady.clear();
     res.pool.give(back.gpuContext, r.status, 2 * sizeof(cl_uint));
     r.status = nullptr;
     BACKEND(r.gpuDone, clReleaseEvent)(r.gpuDone);
     r.gpuDone = nullptr;
     releaseAll(r.snapshots);
-    releaseAll(r.cpuReady);
     cl_event userCpu = r.userCpu, userGpu = r.userGpu;
     // Let go of the context, kernel and memory objects before the launch is seen complete: an
     // application that then releases everything must see its objects (and destructor callbacks)
@@ -878,7 +910,8 @@ void runSplit(std::shared_ptr<SplitRun> run) {
 
     // The CPU copies become current in the background; CPU work that reads them waits for userCpu.
     // Copies the failed preparation left stale must never pass as current.
-    cl_int cpuStatus = cpuReady ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
+    // (Given up and nothing streamed back: the written objects' CPU copies were never brought.)
+    cl_int cpuStatus = cpuReady && !(gaveUp && !streamBack) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
     try {
         back.run();
     } catch (const Error& e) {
