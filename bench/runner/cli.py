@@ -48,8 +48,9 @@ def parse_args(argv):
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds one program run may take before it is killed (default 600)")
     parser.add_argument("--no-trace", action="store_true",
-                        help="run Hetero without HETERO_TRACE: no cpu_share and bytes_moved, and "
-                             "no tracing cost in the times (a few us per command)")
+                        help="run Hetero without HETERO_TRACE, so the times carry no tracing cost "
+                             "(a completion callback per command); cpu_share and bytes_moved then "
+                             "come from the counters Hetero logs at exit (HETERO_LOG=info)")
     parser.add_argument("--traces", default=None,
                         help="keep every Hetero run's HETERO_TRACE file in this folder "
                              "(<benchmark>-<size>-<config>-<repeat>.json, for ui.perfetto.dev); "
@@ -202,7 +203,7 @@ def run_session(args, stream=None):
          ("repeats", "%d processes per configuration (median), each timing its phase %d times "
                      "(fastest)" % (args.repeat, args.inner_repeat)),
          ("timeout", "%.0f s per run" % args.timeout),
-         ("HETERO_TRACE", "off (--no-trace)" if args.no_trace else
+         ("HETERO_TRACE", "off (--no-trace): cpu_share and bytes_moved from the exit log" if args.no_trace else
           "on in Hetero runs, a file per run (cpu_share, bytes_moved)")]
         + [("n/a", "`%s`: %s" % (c.name, reasons[c.name])) for c in args.config_list
            if reasons[c.name]]
@@ -254,6 +255,8 @@ def run_session(args, stream=None):
                         if c.hetero and not args.no_trace else None
                     if trace:
                         env["HETERO_TRACE"] = trace
+                    elif c.hetero:
+                        env.setdefault("HETERO_LOG", "info")  # the counters line at exit
                     result = run_program(command, env, args.timeout)
                     if trace:
                         traces.collect(trace, result)

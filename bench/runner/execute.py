@@ -10,6 +10,8 @@ import signal
 import subprocess
 import time
 
+from . import hetero_trace
+
 PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
 
 
@@ -25,7 +27,7 @@ class RunResult:
         self.exit_code = exit_code
         self.seconds = seconds
         self.note = note
-        # From the run's HETERO_TRACE (hetero_trace.py); None for native runs.
+        # From the run's HETERO_TRACE or its exit log (hetero_trace.py); None for native runs.
         self.cpu_share = cpu_share
         self.bytes_moved = bytes_moved
 
@@ -67,6 +69,7 @@ def interpret(exit_code, stdout, stderr, seconds):
     result = RunResult(ERROR, _number(fields.get("kernel_ms")), _number(fields.get("total_ms")),
                        _number(fields.get("max_rel_err")), fields.get("platform", ""),
                        fields.get("device", ""), exit_code, seconds)
+    result.cpu_share, result.bytes_moved = hetero_trace.from_exit_log(stderr)
     verdict = fields.get("result")
     if verdict == "PASS" and exit_code == 0 and result.kernel_ms is not None \
             and result.total_ms is not None:

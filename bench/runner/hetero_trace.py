@@ -6,6 +6,8 @@ share of the work-groups and the bytes Hetero moved.
   bytes_moved = bytes_host_to_device + bytes_device_to_host + bytes_between_devices from the
                 "hetero counters" event written at exit: the copies Hetero made to keep memory
                 coherent and to split launches, not the application's own transfers
+Runs without a trace (--no-trace: a trace costs a completion callback per command) read the same
+two figures from the counters line Hetero logs at exit (HETERO_LOG=info): from_exit_log.
 A missing, unfinished (the program crashed) or malformed trace gives None for both.
 """
 
@@ -46,6 +48,27 @@ def summarise(trace):
         elif e.get("name") == "hetero counters":
             bytes_moved = sum(args.get(k, 0) for k in BYTE_COUNTERS)
     return (cpu / groups if groups else None), bytes_moved
+
+
+COUNTERS_LINE = re.compile(r"^hetero: info: counters: (.*)$", re.MULTILINE)
+
+
+def from_exit_log(stderr):
+    """(cpu_share, bytes_moved) from the counters line Hetero logs at exit with HETERO_LOG=info
+    (what a run without a trace has); (None, None) without one. The share counts every launch's
+    work-groups, as the trace's launches lanes do."""
+    found = COUNTERS_LINE.findall(stderr or "")
+    if not found:
+        return None, None
+    values = {}
+    for word in found[-1].split():
+        key, sep, value = word.partition("=")
+        if sep and value.isdigit():
+            values[key] = int(value)
+    total = values.get("work_groups_total", 0)
+    share = values.get("work_groups_cpu", 0) / total if total else None
+    moved = sum(values.get(k, 0) for k in BYTE_COUNTERS) if all(k in values for k in BYTE_COUNTERS) else None
+    return share, moved
 
 
 def read(path):

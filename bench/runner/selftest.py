@@ -87,6 +87,16 @@ def check_hetero_trace(c):
     c.check(hetero_trace.summarise(events) == (share, moved), "the array format reads the same")
     c.check(hetero_trace.summarise({"traceEvents": events[:6] + events[-1:]}) == (None, 6),
             "no launches: cpu_share is None")
+    log = ("hetero: info: split k: 8 work-groups\n"
+           "hetero: info: counters: bytes_host_to_device=1 bytes_device_to_host=2 bytes_between_devices=3 "
+           "merges=0 launches_whole=4 launches_split_discrete=1 launches_split_unified=0 "
+           "work_groups_total=200 work_groups_cpu=50\n")
+    c.check(hetero_trace.from_exit_log(log) == (0.25, 6), "cpu_share and bytes_moved from the exit log")
+    c.check(hetero_trace.from_exit_log("no counters here\n") == (None, None), "no exit log: None")
+    c.check(hetero_trace.from_exit_log(log.replace("work_groups_total=200", "work_groups_total=0"))[0] is None,
+            "no work-groups: cpu_share is None")
+    result = execute.interpret(0, "polybench benchmark=b kernel_ms=1 total_ms=2 result=PASS\n", log, 0.1)
+    c.check(result.cpu_share == 0.25 and result.bytes_moved == 6, "a run's exit log fills its columns")
     with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
         path = os.path.join(root, "t.json")
         c.check(hetero_trace.read(path) == (None, None), "a missing trace gives None")
