@@ -12,15 +12,16 @@
 namespace hetero {
 namespace {
 
-// While the application enqueues back to back, commands that arrive within this window share a
-// flush (a backend usually runs commands without one; the flush only guarantees that it will).
-constexpr auto kBatchWindow = std::chrono::microseconds(20);
+// The longest a marked queue waits for a flush when nothing asks for one.
+constexpr auto kSafetyNet = std::chrono::milliseconds(1);
 
 struct State {
     std::mutex mutex;
     std::condition_variable wake, idle;
-    std::vector<cl_command_queue> marked, flushing;
-    bool waiting = false, running = false;
+    std::vector<cl_command_queue> marked;
+    std::vector<cl_command_queue> flushing;  // taken off `marked`, being flushed outside the lock
+    bool idleWait = false;  // the thread waits with nothing marked (a mark must wake it)
+    bool running = false;
     std::thread::id thread;
 };
 
@@ -29,22 +30,29 @@ State& state() {
     return *s;
 }
 
+// Flushes `queues` (already moved to s.flushing) outside the lock; `forget` waits for it.
+void flushOutside(State& s, std::unique_lock<std::mutex>& lock, const std::vector<cl_command_queue>& queues) {
+    lock.unlock();
+    for (cl_command_queue q : queues) BACKEND(q, clFlush)(q);
+    lock.lock();
+    for (cl_command_queue q : queues) s.flushing.erase(std::find(s.flushing.begin(), s.flushing.end(), q));
+    s.idle.notify_all();
+}
+
 void loop() {
     State& s = state();
     std::unique_lock lock(s.mutex);
     for (;;) {
-        s.waiting = true;
-        s.wake.wait(lock, [&] { return !s.marked.empty(); });
-        s.waiting = false;
-        s.flushing.swap(s.marked);
-        lock.unlock();
-        for (cl_command_queue q : s.flushing) BACKEND(q, clFlush)(q);
-        lock.lock();
-        s.flushing.clear();
-        s.idle.notify_all();
-        lock.unlock();
-        std::this_thread::sleep_for(kBatchWindow);
-        lock.lock();
+        s.idleWait = s.marked.empty();
+        if (s.idleWait)
+            s.wake.wait(lock, [&] { return !s.marked.empty(); });
+        s.idleWait = false;
+        // Whatever is still marked after the safety net's time gets its flush.
+        s.wake.wait_for(lock, kSafetyNet);
+        std::vector<cl_command_queue> due;
+        due.swap(s.marked);
+        s.flushing.insert(s.flushing.end(), due.begin(), due.end());
+        flushOutside(s, lock, due);
     }
 }
 
@@ -52,7 +60,7 @@ void loop() {
 
 void Flusher::later(cl_command_queue queue) {
     State& s = state();
-    bool wake;
+    bool wake = false;
     {
         std::lock_guard lock(s.mutex);
         if (!s.running) {
@@ -61,10 +69,33 @@ void Flusher::later(cl_command_queue queue) {
             s.thread = t.get_id();
             t.detach();
         }
-        wake = s.waiting && s.marked.empty();
-        if (std::find(s.marked.begin(), s.marked.end(), queue) == s.marked.end()) s.marked.push_back(queue);
+        if (std::find(s.marked.begin(), s.marked.end(), queue) != s.marked.end()) return;
+        wake = s.idleWait && s.marked.empty();
+        s.marked.push_back(queue);
     }
     if (wake) s.wake.notify_one();
+}
+
+void Flusher::now(cl_command_queue queue) {
+    State& s = state();
+    std::unique_lock lock(s.mutex);
+    auto it = std::find(s.marked.begin(), s.marked.end(), queue);
+    if (it == s.marked.end()) return;  // not marked: flushed already, or not one of ours
+    s.marked.erase(it);
+    s.flushing.push_back(queue);
+    flushOutside(s, lock, {queue});
+}
+
+void Flusher::flushFor(cl_event event) {
+    if (!event) return;
+    cl_int status = CL_COMPLETE;
+    if (BACKEND(event, clGetEventInfo)(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
+            CL_SUCCESS ||
+        status <= CL_COMPLETE)
+        return;
+    cl_command_queue queue = nullptr;
+    BACKEND(event, clGetEventInfo)(event, CL_EVENT_COMMAND_QUEUE, sizeof queue, &queue, nullptr);
+    if (queue) now(queue);  // user events have no queue
 }
 
 void Flusher::forget(cl_command_queue queue) {

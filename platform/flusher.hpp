@@ -1,8 +1,11 @@
-// Backend queues are flushed by a thread of Hetero's own, not by the thread that enqueued: a flush
-// costs microseconds per command on NVIDIA, and the enqueuing thread is the application's. A
-// submission marks its backend queue; the flusher flushes every marked queue soon after, in
-// batches, so cross-queue waits and completion callbacks never wait for a flush that never comes.
-// (Blocking calls and clWaitForEvents flush by themselves, OpenCL 3.0 §5.15.)
+// When Hetero's backend queues get flushed. A flush after every command cost 2-6 us on NVIDIA,
+// and a thread flushing in the background cost more (it contends with the enqueuing thread in the
+// driver), while NVIDIA and PoCL start commands without one. So a submission only marks its
+// backend queue, and a marked queue is flushed when one of its commands must make progress that
+// nobody else triggers (OpenCL 3.0, clFlush):
+//  - its event goes into another queue's wait list, or gets a completion callback: flushFor(event);
+//  - the application calls clFlush (Queue::flush) or a blocking call (implicit in the backend);
+//  - and, as a safety net for backends that wait for a flush, after kSafetyNet at the latest.
 #pragma once
 
 #include <CL/cl.h>
@@ -11,10 +14,14 @@ namespace hetero {
 
 class Flusher {
 public:
-    // Flush `queue` soon.
+    // A command was enqueued on `queue` (one of a Hetero queue's backend queues).
     static void later(cl_command_queue queue);
-    // `queue` is about to be released: it leaves the flusher's list, and any flush of it in progress
-    // has ended when this returns.
+    // `event`'s command is about to be waited on from elsewhere (another queue's wait list, a
+    // completion callback): flush its queue if it is marked.
+    static void flushFor(cl_event event);
+    // The same for a queue known to hold such a command.
+    static void now(cl_command_queue queue);
+    // `queue` is about to be released: no flush of it happens after this returns.
     static void forget(cl_command_queue queue);
 };
 

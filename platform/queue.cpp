@@ -186,6 +186,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             if (d->isComplete()) continue;
             cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
             if (be) {
+                if (d->queue() != this) Flusher::flushFor(be);  // another queue's command (Flusher)
                 submission.waitList.push_back(be);
                 continue;
             }
@@ -221,7 +222,9 @@ std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std
     for (cl_event e : waitList) {
         cl_command_queue of = nullptr;
         BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
-        if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
+        if (of == backendQueue) continue;
+        if (of) Flusher::now(of);  // another queue's command: it must be flushed (Flusher); user events have no queue
+        kept.push_back(e);
     }
     return kept;
 }
@@ -236,10 +239,10 @@ double Queue::traceStart(int slot, double submitted, double completed) {
 
 void Queue::flush() {
     // Commands reach the backends as soon as their dependencies allow (what is still pending is in
-    // the scheduler's hands); the flusher flushes them soon after, and here at once.
+    // the scheduler's hands); backend queues holding commands not flushed yet are flushed now.
     std::lock_guard lock(backendMutex_);
     for (cl_command_queue bq : backend_)
-        if (bq) BACKEND(bq, clFlush)(bq);
+        if (bq) Flusher::now(bq);
 }
 
 cl_int Queue::finish() {
