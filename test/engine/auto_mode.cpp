@@ -4,6 +4,8 @@
 
 #include <CL/cl_ext_hetero.h>
 
+#include <chrono>
+
 using cltest::Env;
 using cltest::setArg;
 
@@ -13,6 +15,13 @@ const char* kKernels = R"(
     __kernel void increment(__global int* v) { v[get_global_id(0)] += 1; }
     // A few milliseconds on a CPU device: long enough that auto mode tries a split.
     __kernel void spin(__global uint* v, int rounds) {
+        size_t i = get_global_id(0);
+        uint x = v[i];
+        for (int r = 0; r < rounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
+        v[i] = x;
+    }
+    // The same, under another name: sizing the work must not enter spin's history.
+    __kernel void calibrate(__global uint* v, int rounds) {
         size_t i = get_global_id(0);
         uint x = v[i];
         for (int r = 0; r < rounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
@@ -60,15 +69,26 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     for (size_t i = 0; i < n; ++i) init[i] = cl_uint(i);
     cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), init.data());
     cl_program p = env.build(kKernels);
-    cl_kernel spin = env.kernel(p, "spin");
-    const cl_int spinRounds = 400;
+    cl_kernel spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate");
     setArg(spin, 0, buf);
-    setArg(spin, 1, spinRounds);
+    setArg(calibrate, 0, buf);
+    // Long on whatever device runs it (a CPU, or an H100): rounds double until one launch takes
+    // 20 ms, far above the shortest launch auto mode splits (SplitHistory::kMinimumSplitSeconds).
+    std::vector<cl_int> rounds;
+    for (cl_int r = 64;; r *= 2) {
+        setArg(calibrate, 1, r);
+        rounds.push_back(r);
+        auto t0 = std::chrono::steady_clock::now();
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, calibrate, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(20) || r >= (1 << 24)) break;
+    }
+    setArg(spin, 1, rounds.back());
     const cl_ulong before = splitLaunches(env.platform);
     // Launch by launch, so the timing of one is in the history before the next is decided (its
     // completion callback may come a little after clFinish returns: a few launches of slack).
-    const int launches = 12;
-    for (int i = 0; i < launches; ++i) {
+    for (int i = 0; i < 12; ++i) {
+        rounds.push_back(rounds.back());
         REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
         REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     }
@@ -76,11 +96,11 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     // The same integer arithmetic on the host.
     std::vector<cl_uint> expected = init;
     for (auto& x : expected)
-        for (int l = 0; l < launches; ++l)
-            for (int r = 0; r < spinRounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
+        for (cl_int launchRounds : rounds)
+            for (cl_int r = 0; r < launchRounds; ++r) x = (x * 1664525u + 1013904223u) ^ (x >> 13);
     auto back = env.read<cl_uint>(buf, n);
     size_t mismatches = 0;
     for (size_t i = 0; i < n; ++i) mismatches += back[i] != expected[i];
     CHECK(mismatches == 0);
-    clReleaseKernel(spin), clReleaseProgram(p), clReleaseMemObject(buf);
+    clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseProgram(p), clReleaseMemObject(buf);
 }
