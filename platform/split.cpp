@@ -735,6 +735,8 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
     const bool randomChunks = chaos::on();
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
+    // §6.3: a chunk of fewer work-groups than the CPU has compute units runs each as several.
+    const bool maySplitGroups = r.variants->analysis && transform::groupSplitAllowed(*r.variants->analysis, r.range);
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
@@ -745,11 +747,14 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         uint64_t begin = next - size;
         double t0 = splitClock(), traceT0 = trace::now();
         cl_event chunkDone = nullptr;
+        const unsigned groupSplit = !maySplitGroups ? 1
+                                    : randomChunks  ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16))
+                                                    : transform::groupSplitFor(r.range, size, r.cpuUnits);
         {
             // Arguments are captured at enqueue: the lock need not cover the chunk's run.
             std::lock_guard lock(r.variants->mutex);
             r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
-            for (const auto& sl : transform::chunkLaunches(r.range, begin, next)) {
+            for (const auto& sl : transform::chunkLaunches(r.range, begin, next, groupSplit)) {
                 setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
                 if (chunkDone) BACKEND(chunkDone, clReleaseEvent)(chunkDone);
                 chunkDone = nullptr;
@@ -778,7 +783,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         chunkSizes.push_back(size);
         trace::span({int(r.cpu), "CPU chunks"}, r.name, traceT0, trace::now(),
                     {trace::num("first_group", double(begin)), trace::num("last_group", double(next - 1)),
-                     trace::num("launch", r.launchId)});
+                     trace::num("launch", r.launchId), trace::num("group_split", double(groupSplit))});
         next = begin;
         double perGroup = (splitClock() - t0) / double(size);
         if (lastPerGroup < 0 || perGroup < lastPerGroup * 0.95) chunk *= 2;  // grow while it pays

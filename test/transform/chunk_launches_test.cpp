@@ -155,3 +155,74 @@ TEST_CASE("transform.abort_extra_args.carry_the_launch_id", "[transform]")
     std::memcpy(&id, extra[0].value.data(), sizeof id);
     CHECK(id == 0xC0FFEEu);
 }
+
+TEST_CASE("transform.chunk_launches.group_split", "[transform]")
+{
+    // FluidiCL 6.3: a split chunk runs the same work-items, in work-groups `split` times smaller
+    // along dimension 0, and tells the variant the factor (ulong16 word sc).
+    std::mt19937_64 rng(17);
+    for (int i = 0; i < 200; i++) {
+        tf::NDRange range = randomRange(rng, true);
+        const uint64_t n = range.numGroups();
+        const uint64_t begin = rng() % (n + 1), end = begin + rng() % (n - begin + 1);
+        const unsigned split = 1 + static_cast<unsigned>(rng() % 8);
+        INFO(describe(range, begin, end) << " split " << split);
+        const auto whole = tf::chunkLaunches(range, begin, end);
+        const auto parts = tf::chunkLaunches(range, begin, end, split);
+        REQUIRE(parts.size() == whole.size());
+        const unsigned used = range.local[0] % split == 0 ? split : 1;  // not a divisor: not split
+        for (size_t s = 0; s < parts.size(); s++) {
+            for (unsigned d = 0; d < 3; d++) {
+                CHECK(parts[s].offset[d] == whole[s].offset[d]);
+                CHECK(parts[s].global[d] == whole[s].global[d]);
+                CHECK(parts[s].local[d] == (d == 0 ? whole[s].local[d] / used : whole[s].local[d]));
+            }
+            uint64_t info[16];
+            REQUIRE(parts[s].extraArgs.at(0).value.size() == sizeof info);
+            std::memcpy(info, parts[s].extraArgs[0].value.data(), sizeof info);
+            CHECK(info[12] == used);
+        }
+    }
+}
+
+TEST_CASE("transform.group_split_for.keeps_the_compute_units_busy", "[transform]")
+{
+    tf::NDRange range;
+    range.global[0] = 1024;
+    range.local[0] = 256;
+    CHECK(tf::groupSplitFor(range, 16, 16) == 1);   // enough work-groups
+    CHECK(tf::groupSplitFor(range, 100, 16) == 1);
+    CHECK(tf::groupSplitFor(range, 4, 16) == 4);    // 4 groups x 4 = 16
+    CHECK(tf::groupSplitFor(range, 1, 16) == 16);
+    CHECK(tf::groupSplitFor(range, 3, 16) == 4);    // ceil(16/3) = 6: the largest divisor of 256 up to 6
+    CHECK(tf::groupSplitFor(range, 1, 1000) == 256);  // never below one work-item per group
+    range.local[0] = 7;
+    CHECK(tf::groupSplitFor(range, 1, 4) == 1);     // 7 has no divisor from 2 to 4
+    CHECK(tf::groupSplitFor(range, 1, 16) == 7);
+    CHECK(tf::groupSplitFor(range, 0, 16) == 1);
+}
+
+TEST_CASE("transform.group_split_allowed.only_without_barriers_local_memory_or_partial_groups", "[transform]")
+{
+    tf::KernelAnalysis k;
+    k.splittable = true;
+    tf::NDRange range;
+    range.global[0] = 1024;
+    range.local[0] = 64;
+    CHECK(tf::groupSplitAllowed(k, range));
+    tf::KernelAnalysis barrier = k, local = k, localAtomics = k, whole = k;
+    barrier.usesBarrier = true;            // sub-groups and work_group_* count as barriers
+    local.usesLocalMemory = true;
+    localAtomics.usesLocalAtomics = true;
+    whole.splittable = false;
+    CHECK_FALSE(tf::groupSplitAllowed(barrier, range));
+    CHECK_FALSE(tf::groupSplitAllowed(local, range));
+    CHECK_FALSE(tf::groupSplitAllowed(localAtomics, range));
+    CHECK_FALSE(tf::groupSplitAllowed(whole, range));
+    tf::NDRange partial = range;
+    partial.global[0] = 1000;              // a partial last group along dimension 0
+    CHECK_FALSE(tf::groupSplitAllowed(k, partial));
+    tf::NDRange single = range;
+    single.local[0] = 1;
+    CHECK_FALSE(tf::groupSplitAllowed(k, single));
+}

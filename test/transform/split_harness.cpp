@@ -231,7 +231,11 @@ void Harness::enqueueFull(cl_command_queue queue, cl_kernel kernel)
 void Harness::enqueueChunk(cl_command_queue queue, const Chunk& chunk)
 {
     const cl_uint first = static_cast<cl_uint>(spec_.args.size());
-    for (const tf::SubLaunch& sub : tf::chunkLaunches(range_, chunk.first, chunk.second)) {
+    // CPU work-group splitting (FluidiCL 6.3) wherever allowed, by a factor that varies by chunk.
+    const unsigned split = tf::groupSplitAllowed(analysis_, range_)
+                               ? tf::groupSplitFor(range_, 1, 1 + static_cast<unsigned>(chunk.first % 8))
+                               : 1;
+    for (const tf::SubLaunch& sub : tf::chunkLaunches(range_, chunk.first, chunk.second, split)) {
         for (size_t e = 0; e < sub.extraArgs.size(); e++)
             check(clSetKernelArg(chunk_.get(), first + static_cast<cl_uint>(e), sub.extraArgs[e].size,
                                  sub.extraArgs[e].value.data()),

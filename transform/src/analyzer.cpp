@@ -27,15 +27,18 @@ const char* const kWorkItemFunctions[] = {
     "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_enqueued_local_size",
     "get_local_id", "get_num_groups", "get_group_id", "get_global_offset", "get_global_linear_id",
     "get_local_linear_id"};
+// What the chunk variant redefines (variants.cpp, kChunkMacros): helpers calling these get chunk copies.
 const char* const kRemapped[] = {"get_group_id", "get_num_groups", "get_global_size", "get_global_offset",
-                                 "get_global_linear_id"};
+                                 "get_global_linear_id", "get_local_id", "get_local_size",
+                                 "get_enqueued_local_size", "get_local_linear_id"};
 
 bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
 bool isBarrierLike(const std::string& n) {
     return n == "barrier" || n == "work_group_barrier" || n == "sub_group_barrier" ||
            startsWith(n, "work_group_") || startsWith(n, "sub_group_reduce") || startsWith(n, "sub_group_scan") ||
-           n == "wait_group_events";
+           n == "wait_group_events" ||
+           n.find("sub_group") != std::string::npos;  // sub-groups: work-items of a group act together
 }
 
 bool isKernelDecl(CXCursor fn) {

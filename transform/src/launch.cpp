@@ -79,7 +79,21 @@ uint64_t NDRange::numGroups() const {
     return total;
 }
 
-std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end) {
+bool groupSplitAllowed(const KernelAnalysis& kernel, const NDRange& range) {
+    return kernel.splittable && !kernel.usesBarrier && !kernel.usesLocalMemory && !kernel.usesLocalAtomics &&
+           range.dims >= 1 && localOf(range, 0) > 1 && range.global[0] % localOf(range, 0) == 0;
+}
+
+unsigned groupSplitFor(const NDRange& range, uint64_t groups, unsigned computeUnits) {
+    if (groups == 0 || groups >= computeUnits) return 1;
+    const uint64_t want = (computeUnits + groups - 1) / groups, local = localOf(range, 0);
+    for (uint64_t k = std::min<uint64_t>(want, local); k > 1; --k)
+        if (local % k == 0) return static_cast<unsigned>(k);
+    return 1;
+}
+
+std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end, unsigned split) {
+    if (split == 0 || localOf(range, 0) % split != 0) split = 1;
     std::vector<SubLaunch> launches;
     const uint64_t total = range.numGroups();
     end = std::min(end, total);
@@ -105,6 +119,9 @@ std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint6
             info[detail::kGlobalSize + d] = used ? range.global[d] : 1;
             info[detail::kGlobalOffset + d] = used ? range.offset[d] : 0;
         }
+        // Whole groups only (groupSplitAllowed), so the smaller ones tile each group exactly.
+        s.local[0] /= split;
+        info[detail::kGroupSplit] = split;
         s.extraArgs.push_back(bytesOf(info, sizeof info));
         launches.push_back(std::move(s));
     }

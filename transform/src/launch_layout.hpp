@@ -11,6 +11,7 @@ constexpr size_t kGroupOrigin = 0;   // s0..s2: work-group origin of this sub-la
 constexpr size_t kNumGroups = 3;     // s3..s5: original get_num_groups
 constexpr size_t kGlobalSize = 6;    // s6..s8: original get_global_size
 constexpr size_t kGlobalOffset = 9;  // s9..sb: original get_global_offset
+constexpr size_t kGroupSplit = 12;   // sc: each work-group runs as this many along dimension 0 (0/1: whole)
 
 constexpr const char* kChunkSuffix = "__hetero_chunk";
 constexpr const char* kAbortSuffix = "__hetero_abort";

@@ -13,9 +13,29 @@ namespace {
 // Definitions the generated kernels call. Placed before the application's source, which then
 // restarts at line 1 so the backend's diagnostics keep the application's line numbers.
 const char* const kPreamble = R"CL(/* Hetero: helpers of the generated __hetero_chunk and __hetero_abort kernels. */
+/* CPU work-group splitting (FluidiCL 6.3): with L.sc = k > 1 each work-group runs as k smaller ones
+   along dimension 0; the work-item functions give the original group's values. */
 size_t __hetero_chunk_group_id(ulong16 L, uint d) {
-    return get_group_id(d) + (size_t)(d == 0u ? L.s0 : d == 1u ? L.s1 : d == 2u ? L.s2 : 0ul);
+    size_t g = get_group_id(d);
+    if (d == 0u && L.sc > 1ul) g /= (size_t)L.sc;
+    return g + (size_t)(d == 0u ? L.s0 : d == 1u ? L.s1 : d == 2u ? L.s2 : 0ul);
 }
+size_t __hetero_chunk_local_id(ulong16 L, uint d) {
+    if (d != 0u || L.sc <= 1ul) return get_local_id(d);
+    return get_local_id(0) + (get_group_id(0) % (size_t)L.sc) * get_local_size(0);
+}
+size_t __hetero_chunk_local_size(ulong16 L, uint d) {
+    return get_local_size(d) * (d == 0u && L.sc > 1ul ? (size_t)L.sc : 1u);
+}
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+size_t __hetero_chunk_enqueued_local_size(ulong16 L, uint d) {
+    return get_enqueued_local_size(d) * (d == 0u && L.sc > 1ul ? (size_t)L.sc : 1u);
+}
+size_t __hetero_chunk_local_linear_id(ulong16 L) {
+    return (__hetero_chunk_local_id(L, 2u) * get_local_size(1) + __hetero_chunk_local_id(L, 1u)) *
+               __hetero_chunk_local_size(L, 0u) + __hetero_chunk_local_id(L, 0u);
+}
+#endif
 size_t __hetero_chunk_num_groups(ulong16 L, uint d) {
     return (size_t)(d == 0u ? L.s3 : d == 1u ? L.s4 : d == 2u ? L.s5 : 1ul);
 }
@@ -51,12 +71,24 @@ const char* const kChunkMacros = R"CL(#define get_group_id(d) __hetero_chunk_gro
 #define get_global_size(d) __hetero_chunk_global_size(__hetero_L, (d))
 #define get_global_offset(d) __hetero_chunk_global_offset(__hetero_L, (d))
 #define get_global_linear_id() __hetero_chunk_global_linear_id(__hetero_L)
+#define get_local_id(d) __hetero_chunk_local_id(__hetero_L, (d))
+#define get_local_size(d) __hetero_chunk_local_size(__hetero_L, (d))
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+#define get_enqueued_local_size(d) __hetero_chunk_enqueued_local_size(__hetero_L, (d))
+#define get_local_linear_id() __hetero_chunk_local_linear_id(__hetero_L)
+#endif
 )CL";
 const char* const kChunkUndefs = R"CL(#undef get_group_id
 #undef get_num_groups
 #undef get_global_size
 #undef get_global_offset
 #undef get_global_linear_id
+#undef get_local_id
+#undef get_local_size
+#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200
+#undef get_enqueued_local_size
+#undef get_local_linear_id
+#endif
 )CL";
 
 const std::string kChunkParam = std::string("ulong16 ") + kChunkInfoParam;

@@ -99,7 +99,20 @@ struct SubLaunch {                     // one clEnqueueNDRangeKernel of K__heter
 // (the original launch as a ulong16). A sub-launch ending in a partial last group has a global size
 // that is not a multiple of the local size (OpenCL 2.0 non-uniform work-groups); only programs built
 // for OpenCL C 2.0+ can have such launches in the first place.
-std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end);
+// `split` > 1: FluidiCL §6.3, CPU work-group splitting: each work-group runs as `split` smaller ones
+// along dimension 0 (local size divided by `split`, which must divide it; else 1), the chunk
+// variant's work-item functions still giving the original launch's values. Only where
+// groupSplitAllowed().
+std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end, unsigned split = 1);
+
+// Whether the chunk variant of `kernel` may run its work-groups split on this launch: no barriers,
+// no local memory, no sub-groups (which see work-items of one group together), and only whole
+// work-groups along dimension 0.
+bool groupSplitAllowed(const KernelAnalysis& kernel, const NDRange& range);
+// The split that keeps `computeUnits` busy with a chunk of `groups` work-groups: the largest
+// divisor of the local size along dimension 0 up to ceil(computeUnits / groups); 1 when the
+// chunk has work-groups enough.
+unsigned groupSplitFor(const NDRange& range, uint64_t groups, unsigned computeUnits);
 
 // The abortable variant's extra arguments: the status buffer (a cl_mem of two cl_uint: launch id,
 // lowest flattened work-group ID the CPU has completed; groups >= it are skipped) and this launch's id.
