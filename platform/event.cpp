@@ -3,7 +3,6 @@
 
 #include "platform/api.hpp"
 #include "platform/error.hpp"
-#include "platform/flusher.hpp"
 #include "platform/info.hpp"
 #include "platform/queue.hpp"
 #include "platform/trace.hpp"
@@ -254,7 +253,6 @@ void Event::watchBackend(cl_event backend) {
         std::lock_guard lock(w.mutex);
         w.events[backend] = this;
     }
-    Flusher::flushFor(backend);  // the callback must come without anybody else flushing
     if (BACKEND(backend, clSetEventCallback)(backend, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
         // Cannot be told: wait here instead (rare; keeps the event correct).
         cl_int st = BACKEND(backend, clWaitForEvents)(1, &backend);

@@ -3,7 +3,6 @@
 
 #include "platform/api.hpp"
 #include "platform/error.hpp"
-#include "platform/flusher.hpp"
 #include "platform/info.hpp"
 #include "platform/log.hpp"
 #include "platform/scheduler.hpp"
@@ -48,7 +47,6 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
 Queue::~Queue() {
     for (cl_command_queue bq : backend_) {
         if (!bq) continue;
-        Flusher::forget(bq);
         BACKEND(bq, clFinish)(bq);
         BACKEND(bq, clReleaseCommandQueue)(bq);
     }
@@ -186,7 +184,6 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             if (d->isComplete()) continue;
             cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
             if (be) {
-                if (d->queue() != this) Flusher::flushFor(be);  // another queue's command (Flusher)
                 submission.waitList.push_back(be);
                 continue;
             }
@@ -203,7 +200,10 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         cl_event done = c.submit(submission);
         if (done) {
             event.submitted(static_cast<unsigned>(slot), done);
-            if (submission.backendQueue) Flusher::later(submission.backendQueue);
+            // Flushed at once: measured on the H100, leaving NVIDIA's queues unflushed (flushing only
+            // when another queue or a callback needed a command) made launch-heavy programs slower
+            // (jacobi-1d 367 ms against 222, docs/results/h100-session4/).
+            BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
         }
@@ -222,9 +222,7 @@ std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std
     for (cl_event e : waitList) {
         cl_command_queue of = nullptr;
         BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
-        if (of == backendQueue) continue;
-        if (of) Flusher::now(of);  // another queue's command: it must be flushed (Flusher); user events have no queue
-        kept.push_back(e);
+        if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
     }
     return kept;
 }
@@ -238,11 +236,8 @@ double Queue::traceStart(int slot, double submitted, double completed) {
 }
 
 void Queue::flush() {
-    // Commands reach the backends as soon as their dependencies allow (what is still pending is in
-    // the scheduler's hands); backend queues holding commands not flushed yet are flushed now.
-    std::lock_guard lock(backendMutex_);
-    for (cl_command_queue bq : backend_)
-        if (bq) Flusher::now(bq);
+    // Commands reach the backends as soon as their dependencies allow, and backend queues are
+    // flushed after every submission; what is still pending is in the scheduler's hands.
 }
 
 cl_int Queue::finish() {

@@ -4,7 +4,6 @@
 #include "platform/chaos.hpp"
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
-#include "platform/flusher.hpp"
 #include "platform/launch_stats.hpp"
 #include "platform/log.hpp"
 #include "platform/split_history.hpp"
@@ -124,7 +123,6 @@ void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kerne
         t->ends[0] = t->enqueued;
         t->pending = 1;
     }
-    Flusher::flushFor(done);  // both ends must be heard without anybody else flushing
     if (BACKEND(done, clSetEventCallback)(done, CL_COMPLETE, Timing::doneHeard, t) != CL_SUCCESS) Timing::end(t, 1, CL_INVALID_EVENT);
 }
 
@@ -445,7 +443,6 @@ struct HeardAt {
     static std::shared_ptr<HeardAt> watch(cl_event e) {
         auto h = std::make_shared<HeardAt>();
         auto* holder = new std::shared_ptr<HeardAt>(h);
-        Flusher::flushFor(e);
         if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, heard, holder) != CL_SUCCESS) {
             delete holder;
             return nullptr;
@@ -578,7 +575,6 @@ struct Wakeup {
     }
     static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
         auto* holder = new std::shared_ptr<Wakeup>(w);
-        Flusher::flushFor(e);
         if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
     }
     // Until `done()` holds; the timeout only guards against a backend that never calls back.
@@ -997,7 +993,6 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     }
     auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
 
-    for (cl_event e : gpuWait) Flusher::flushFor(e);  // other queues' commands among them (Flusher)
     // The history times the split from when the GPU queue gets to it.
     if (HeldEvent reached; splitMode() == SplitMode::Auto && cpuShare() < 0 &&
                            (reached.e = startTiming(gpuQueue, gpuWait)) != nullptr)

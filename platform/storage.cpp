@@ -2,7 +2,6 @@
 
 #include "platform/counters.hpp"
 #include "platform/error.hpp"
-#include "platform/flusher.hpp"
 #include "platform/log.hpp"
 #include "platform/queue.hpp"
 #include "platform/trace.hpp"
@@ -93,7 +92,6 @@ void Storage::upload(unsigned slot, Queue& queue) {
     // Whatever still uses the old contents of this copy finishes first.
     cl_event ready = copies_[slot].ready;
     cl_uint waits = ready ? 1 : 0;
-    Flusher::flushFor(ready);  // perhaps another queue's command
     cl_int err;
     if (isImage_) {
         size_t origin[3] = {0, 0, 0};
@@ -115,7 +113,6 @@ void Storage::download(unsigned slot, Queue& queue) {
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
     cl_uint waits = c.ready ? 1 : 0;
-    Flusher::flushFor(c.ready);  // perhaps another queue's command
     cl_int err;
     if (isImage_) {
         size_t origin[3] = {0, 0, 0};

@@ -7,7 +7,6 @@
 #include "platform/storage.hpp"
 
 #include "platform/error.hpp"
-#include "platform/flusher.hpp"
 #include "platform/log.hpp"
 #include "platform/platform.hpp"
 
@@ -61,7 +60,6 @@ cl_event bridge(cl_context target, cl_event source) {
     cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
     if (!user) fail(CL_OUT_OF_RESOURCES);
     BACKEND(user, clRetainEvent)(user);  // the callback's reference
-    Flusher::flushFor(source);
     if (BACKEND(source, clSetEventCallback)(source, CL_COMPLETE, completeBridge, user) != CL_SUCCESS) {
         cl_int st = BACKEND(source, clWaitForEvents)(1, &source);  // cannot be told: wait here (rare)
         completeBridge(source, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, user);
