@@ -200,9 +200,9 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         cl_event done = c.submit(submission);
         if (done) {
             event.submitted(static_cast<unsigned>(slot), done);
-            // Flushed at once: measured on the H100, leaving NVIDIA's queues unflushed (flushing only
-            // when another queue or a callback needed a command) made launch-heavy programs slower
-            // (jacobi-1d 367 ms against 222, docs/results/h100-session4/).
+            // Flushed at once: on the H100, flushing only when another queue or a callback needed a
+            // command, or from a background thread, made each launch slower (16.8 and 19.1 us
+            // against 13.8, docs/results/h100-session4/).
             BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
