@@ -7,6 +7,7 @@
 #include "platform/command.hpp"
 #include "platform/context.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -80,6 +81,7 @@ private:
     std::condition_variable idle_;
     std::deque<std::unique_ptr<Command>> pending_;
     std::vector<Ref<Event>> outstanding_;  // enqueued and not known complete (for finish / barriers)
+    std::atomic<unsigned> enqueues_{0};     // pruneOutstanding polls at every 4th
     Ref<Event> last_;                      // in-order: the previous command
     Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
 };
