@@ -232,7 +232,10 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
 std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std::vector<cl_event>& waitList) {
     std::vector<cl_event> kept;
     kept.reserve(waitList.size());
-    for (cl_event e : waitList) {
+    for (auto it = waitList.begin(); it != waitList.end(); ++it) {
+        cl_event e = *it;
+        // The previous command is often also the last writer of every object: ask once.
+        if (std::find(waitList.begin(), it, e) != it) continue;
         cl_command_queue of = nullptr;
         BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
         if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
