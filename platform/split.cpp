@@ -106,8 +106,8 @@ void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kerne
             }
             if (!last) return;
             std::unique_ptr<Timing> owned(t);
-            if (t->failed) return;
-            SplitHistory::instance().recordWhole(t->kernel, t->size, t->ends[1] - std::max(t->enqueued, t->ends[0]));
+            const double seconds = std::max(0.0, t->ends[1] - std::max(t->enqueued, t->ends[0]));
+            SplitHistory::instance().recordWhole(t->kernel, t->size, t->failed ? -1.0 : seconds);
         }
         static void CL_CALLBACK startHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 0, status); }
         static void CL_CALLBACK doneHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 1, status); }

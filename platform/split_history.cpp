@@ -26,7 +26,12 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const std
     Decision d;
     // Timing costs a marker and two completion callbacks (tens of microseconds on NVIDIA): a size is
     // timed again every 16th launch, every 256th while it is too short to split.
-    d.timeWhole = s.whole < 0 || s.launches % (s.whole < kMinimumSplitSeconds ? 256 : 16) == 0;
+    if (s.timing && s.launches - s.timingSince > kTimingLost) s.timing = false;
+    d.timeWhole = !s.timing && (s.whole < 0 || s.launches % (s.whole < kMinimumSplitSeconds ? 256 : 16) == 0);
+    if (d.timeWhole) {
+        s.timing = true;
+        s.timingSince = s.launches;
+    }
     auto whole = [&] {
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;
@@ -49,7 +54,9 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const std
 
 void SplitHistory::recordWhole(const std::string& kernel, const std::string& size, double seconds) {
     std::lock_guard lock(mutex_);
-    sizes_[kernel + ":" + size].whole = std::max(0.0, seconds);
+    Size& s = sizes_[kernel + ":" + size];
+    s.timing = false;
+    if (seconds >= 0) s.whole = seconds;
 }
 
 void SplitHistory::recordSplit(const std::string& kernel, const std::string& size, double seconds, bool probe) {

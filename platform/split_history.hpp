@@ -42,6 +42,7 @@ public:
     static constexpr double kMinimumSplitSeconds = 0.5e-3;
     static constexpr double kProbeBudget = 0.05;
     static constexpr unsigned kMaxProbeEvery = 4096;
+    static constexpr unsigned kTimingLost = 1024;
 
     // The process-wide history.
     static SplitHistory& instance();
@@ -53,7 +54,7 @@ public:
     };
     // The next launch of `kernel` at `size` (a key naming its global size).
     Decision decide(const std::string& kernel, const std::string& size);
-    // A launch run whole took `seconds` (from when it could start).
+    // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
     void recordWhole(const std::string& kernel, const std::string& size, double seconds);
     // A split launch took `seconds` (from when it could start); `probe`: it was a probe.
     void recordSplit(const std::string& kernel, const std::string& size, double seconds, bool probe);
@@ -63,6 +64,11 @@ private:
     struct Size {
         double whole = -1, split = -1;  // last measured seconds
         unsigned launches = 0;
+        // One timing at a time: a backend's completion callbacks may lag far behind an application
+        // that enqueues thousands of launches, and every launch timed meanwhile would pay for two.
+        // A timing not reported within kTimingLost launches (its launch failed) no longer counts.
+        bool timing = false;
+        unsigned timingSince = 0;
         unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
     };
     struct Kernel {

@@ -48,7 +48,10 @@ TEST_CASE("split history: a size runs whole and is timed first; one too short ne
     for (unsigned i = 2; i <= 1024; ++i) {
         SplitHistory::Decision d = h.decide("k", "64");
         REQUIRE_FALSE(d.split);
-        if (d.timeWhole) ++timed;
+        if (d.timeWhole) {
+            ++timed;
+            h.recordWhole("k", "64", 0.1 * kMs);
+        }
     }
     CHECK(timed == 4);  // every 256th launch: the kernel may grow with its data
 }
@@ -120,4 +123,29 @@ TEST_CASE("split history: kernels launched at ever new sizes are probed rarely o
     // 2,000 sizes, each launched twice: without rationing every size would probe once.
     CHECK(probes >= 1);
     CHECK(probes <= 20);
+}
+
+TEST_CASE("split history: one timing at a time, and a lost one stops counting", "[split_history]") {
+    SplitHistory h;
+    CHECK(h.decide("k", "64").timeWhole);
+    // Its report has not come yet: the launches enqueued meanwhile are not timed too.
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "64").timeWhole);
+    h.recordWhole("k", "64", 1e-4);
+    SplitHistory::Decision d;
+    unsigned launches = 101;
+    do {
+        d = h.decide("k", "64");
+        ++launches;
+    } while (!d.timeWhole && launches < 1000);
+    CHECK(d.timeWhole);
+    CHECK(launches % 256 == 0);
+    // That timing is lost (its launch failed before it was heard): after kTimingLost launches
+    // another may start.
+    unsigned waited = 0;
+    while (!h.decide("k", "64").timeWhole && waited < 10 * SplitHistory::kTimingLost) ++waited;
+    CHECK(waited >= SplitHistory::kTimingLost - 1);
+    CHECK(waited < 10 * SplitHistory::kTimingLost);
+    // A failed timing (negative) frees the size at once and keeps the last measurement.
+    h.recordWhole("k", "64", -1);
+    CHECK_FALSE(h.decide("k", "64").split);
 }
