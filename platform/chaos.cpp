@@ -2,6 +2,7 @@
 
 #include "platform/config.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
@@ -34,6 +35,15 @@ unsigned below(unsigned n) {
     State& s = state();
     std::lock_guard lock(s.mutex);
     return n ? s.rng() % n : 0;
+}
+
+bool failChunk() {
+    static const unsigned every = [] {
+        auto v = config::get("HETERO_TEST_SPLIT_FAIL_EVERY", "test_split_fail_every");
+        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+    }();
+    static std::atomic<unsigned> chunks{0};
+    return every > 0 && (chunks.fetch_add(1) + 1) % every == 0;
 }
 
 void delay(unsigned maxMicroseconds) {

@@ -10,5 +10,8 @@ bool on();
 unsigned below(unsigned n);
 // Sleeps a random while below `maxMicroseconds` when the knob is set.
 void delay(unsigned maxMicroseconds);
+// HETERO_TEST_SPLIT_FAIL_EVERY=<n> (tests only): true for every n-th CPU chunk of the process, which
+// the discrete engine then fails as a backend would, so tests see a CPU side failing mid-launch.
+bool failChunk();
 
 }  // namespace hetero::chaos

@@ -719,20 +719,26 @@ struct StreamBack {
 };
 
 // Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
-// the status word. Returns the lowest group whose results the GPU has (r.groups: none).
-uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
-                   std::vector<uint64_t>& chunkSizes) {
+// the status word. `sent` (r.groups at first: none) becomes the lowest group whose results the GPU
+// has as each chunk is published, so it stays right when a later chunk fails.
+void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
+               std::vector<uint64_t>& chunkSizes, uint64_t& sent) {
     cl_kernel chunkKernel = r.variants->chunk[r.cpu];
     cl_uint numArgs = static_cast<cl_uint>(r.args.size());
     // Static split (HETERO_CPU_SHARE): the GPU skips [cpuFloor, groups) from the start, so the CPU must
     // finish all of it and send it once, whatever the GPU does meanwhile. Adaptive: until the GPU ends.
     const bool fixedShare = r.fixedShare;
-    uint64_t next = r.groups, sent = r.groups;
+    uint64_t next = r.groups;
     const bool randomChunks = chaos::on();
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
     // §6.3: a chunk of fewer work-groups than the CPU has compute units runs each as several.
-    const bool maySplitGroups = r.variants->analysis && transform::groupSplitAllowed(*r.variants->analysis, r.range);
+    // Not for a kernel that fixes its work-group size (reqd_work_group_size): the backend refuses others.
+    size_t fixedSize[3] = {0, 0, 0};
+    BACKEND(chunkKernel, clGetKernelWorkGroupInfo)(chunkKernel, Device::instance()->slots()[r.cpu].device,
+                                                   CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixedSize, fixedSize, nullptr);
+    const bool maySplitGroups = r.variants->analysis && transform::groupSplitAllowed(*r.variants->analysis, r.range) &&
+                                fixedSize[0] == 0 && fixedSize[1] == 0 && fixedSize[2] == 0;
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
@@ -743,6 +749,7 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
         uint64_t begin = next - size;
         double t0 = splitClock(), traceT0 = trace::now();
         cl_event chunkDone = nullptr;
+        if (chaos::failChunk()) fail(CL_OUT_OF_RESOURCES);  // test knob: the CPU side fails mid-launch
         const unsigned groupSplit = !maySplitGroups ? 1
                                     : randomChunks  ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16))
                                                     : transform::groupSplitFor(r.range, size, r.cpuUnits);
@@ -797,7 +804,6 @@ uint64_t runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuT
                                                                &lowest, 0, nullptr, nullptr));
         sent = begin;
     }
-    return sent;
 }
 
 std::string describeChunks(const std::vector<uint64_t>& sizes) {
@@ -821,13 +827,15 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     uint64_t sent = r.groups;
     bool cpuReady = false;  // false: the preparation failed, and CPU copies it left stale stay stale
     bool gaveUp = false;    // the GPU ended before the CPU copies were ready: the CPU did nothing
+    cl_int cpuFailed = CL_SUCCESS;
     try {
         bool cpuStarts = prepareCpuCopies(r, cpuQueue, gpuTransfer, bytesMoved);
         cpuReady = true;
         gaveUp = !cpuStarts;
-        if (cpuStarts) sent = runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes);
+        if (cpuStarts) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
+        cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
@@ -835,6 +843,9 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     r.gpuSeenDone = trace::now();
     chaos::delay(2000);
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    // A static split's GPU skipped the CPU's whole share from the start: if the CPU did not send it
+    // all, nobody computed some groups, and the launch fails rather than give wrong results.
+    if (result == CL_COMPLETE && cpuFailed != CL_SUCCESS && r.fixedShare && sent > r.cpuFloor) result = cpuFailed;
     // The CPU copies hold the result already when the CPU did every group; else the merged result
     // streams back to them. (A failed launch leaves contents undefined, as on any device.)
     bool streamBack = sent != 0 && result == CL_COMPLETE;
