@@ -73,7 +73,10 @@ TEST_CASE("auto mode: short launches queued deep behind each other never split",
     auto back = env.read<cl_int>(buf, n);
     CHECK(back[0] == rounds * perRound);
     CHECK(back[n - 1] == rounds * perRound);
-    CHECK(splitLaunches(env.platform) == before);
+    // Timed from when they could start, they are far below the 0.5 ms a split needs; timed from
+    // their enqueue (the old bug), 22 of them split. A machine busy with other tests (ctest -j2 on
+    // two cores) may stretch a launch past 0.5 ms now and then: a probe or two, no more.
+    CHECK(splitLaunches(env.platform) - before <= 2);
     clReleaseKernel(increment), clReleaseProgram(p), clReleaseMemObject(buf);
 }
 
