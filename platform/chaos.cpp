@@ -37,13 +37,30 @@ unsigned below(unsigned n) {
     return n ? s.rng() % n : 0;
 }
 
+namespace {
+// The value n of a knob asking for something at every n-th time (0: never).
+unsigned everyKnob(const char* name, const char* key) {
+    auto v = config::get(name, key);
+    return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+}
+bool nth(unsigned every, std::atomic<unsigned>& calls) { return every > 0 && (calls.fetch_add(1) + 1) % every == 0; }
+}  // namespace
+
 bool failChunk() {
-    static const unsigned every = [] {
-        auto v = config::get("HETERO_TEST_SPLIT_FAIL_EVERY", "test_split_fail_every");
-        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
-    }();
+    static const unsigned every = everyKnob("HETERO_TEST_SPLIT_FAIL_EVERY", "test_split_fail_every");
     static std::atomic<unsigned> chunks{0};
-    return every > 0 && (chunks.fetch_add(1) + 1) % every == 0;
+    return nth(every, chunks);
+}
+
+bool gpuAfterCpu() {
+    static const bool on = everyKnob("HETERO_TEST_SPLIT_GPU_AFTER_CPU", "test_split_gpu_after_cpu") > 0;
+    return on;
+}
+
+bool giveUp() {
+    static const unsigned every = everyKnob("HETERO_TEST_SPLIT_GIVE_UP_EVERY", "test_split_give_up_every");
+    static std::atomic<unsigned> launches{0};
+    return nth(every, launches);
 }
 
 void delay(unsigned maxMicroseconds) {

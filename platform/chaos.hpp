@@ -13,5 +13,13 @@ void delay(unsigned maxMicroseconds);
 // HETERO_TEST_SPLIT_FAIL_EVERY=<n> (tests only): true for every n-th CPU chunk of the process, which
 // the discrete engine then fails as a backend would, so tests see a CPU side failing mid-launch.
 bool failChunk();
+// HETERO_TEST_SPLIT_GIVE_UP_EVERY=<n> (tests only): true for every n-th adaptive split launch, whose
+// CPU side then gives up before preparing anything, as when the GPU kernel ends first; so tests see
+// what a launch that gave up leaves for later ones (the CPU copies it must still bring).
+bool giveUp();
+// HETERO_TEST_SPLIT_GPU_AFTER_CPU=1 (tests only): the GPU kernel of a split launch starts only once
+// its CPU side is done, so an adaptive CPU side that does not give up computes every work-group
+// (from the CPU copies, which must then be right).
+bool gpuAfterCpu();
 
 }  // namespace hetero::chaos

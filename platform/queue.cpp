@@ -174,24 +174,19 @@ bool Queue::submitReady(bool mayBlock) {
 
 bool Queue::trySubmit(Command& c, bool mayBlock) {
     Event& event = *c.event;
-    // A dependency known to have failed fails the command. One that failed unnoticed and is chained
-    // below as a backend wait makes the backend fail the command the same way; asking each backend
-    // first would cost a call per dependency per command (microseconds on NVIDIA).
-    for (const auto& d : c.dependencies)
-        if (d->knownComplete() && d->status() < 0) {
-            event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            return true;
-        }
     try {
         int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
         Submission submission{*this, slot, nullptr, {}};
         if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
+        // A dependency that failed fails the command. One chained as a backend wait is not asked
+        // (a call per dependency per command, microseconds on NVIDIA): if it failed unnoticed, the
+        // backend fails the command the same way.
         for (const auto& d : c.dependencies) {
-            if (d->knownComplete()) continue;
-            cl_event be = slot >= 0 ? d->backendEventFor(static_cast<unsigned>(slot)) : nullptr;
-            if (be) {
-                submission.waitList.push_back(be);  // the backend orders it: no need to ask whether it is done
-                continue;
+            if (!d->knownComplete() && slot >= 0) {
+                if (cl_event be = d->backendEventFor(static_cast<unsigned>(slot))) {
+                    submission.waitList.push_back(be);
+                    continue;
+                }
             }
             if (d->isComplete()) {
                 if (d->status() < 0) {

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -62,11 +63,12 @@ namespace {
 // CPU chunk, between a chunk's data and its status word, before the merge and before each merged
 // result streams back to the CPU, so tests see many interleavings.
 
-// The size part of a history key: the global size.
-std::string sizeKey(const LaunchGeometry& l) {
-    std::string k;
-    for (cl_uint d = 0; d < l.dims; ++d) k += (d ? "x" : "") + std::to_string(l.global[d]);
-    return k;
+// The history's key for a launch: its global size.
+LaunchSize sizeKey(const LaunchGeometry& l) {
+    LaunchSize s;
+    s.dims = l.dims;
+    for (cl_uint d = 0; d < l.dims && d < 3; ++d) s.global[d] = l.global[d];
+    return s;
 }
 
 // Split launches submitted and not yet finished (their threads still run). Each holds snapshot,
@@ -75,6 +77,20 @@ std::string sizeKey(const LaunchGeometry& l) {
 // launch runs whole.
 constexpr unsigned kMaxSplitsInFlight = 16;
 std::atomic<unsigned> splitsInFlight{0};
+
+// Runs `fn` with the final status from the backend's completion callback of `e`. False when the
+// backend refuses the callback (then `fn` never runs).
+using Completion = std::function<void(cl_int)>;
+void CL_CALLBACK runCompletion(cl_event, cl_int status, void* data) {
+    std::unique_ptr<Completion> fn(static_cast<Completion*>(data));
+    (*fn)(status);
+}
+bool whenComplete(cl_event e, Completion fn) {
+    auto* held = new Completion(std::move(fn));
+    if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, runCompletion, held) == CL_SUCCESS) return true;
+    delete held;
+    return false;
+}
 
 }  // namespace
 
@@ -90,7 +106,8 @@ void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kerne
     // Both ends are heard from completion callbacks (NVIDIA delivers them in order from one thread,
     // with similar delays, so the difference is the kernel's time); whichever is heard last records.
     struct Timing {
-        std::string kernel, size;
+        std::string kernel;
+        LaunchSize size;
         double enqueued;
         std::mutex mutex;
         double ends[2] = {-1, -1};  // when `started` and `done` were heard complete
@@ -109,21 +126,16 @@ void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kerne
             const double seconds = std::max(0.0, t->ends[1] - std::max(t->enqueued, t->ends[0]));
             SplitHistory::instance().recordWhole(t->kernel, t->size, t->failed ? -1.0 : seconds);
         }
-        static void CL_CALLBACK startHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 0, status); }
-        static void CL_CALLBACK doneHeard(cl_event, cl_int status, void* data) { end(static_cast<Timing*>(data), 1, status); }
     };
     auto* t = new Timing;
     t->kernel = kernel;
     t->size = sizeKey(launch);
     t->enqueued = splitClock();
-    if (!started) {  // no marker: from now (an upper bound when the queue holds earlier work)
-        t->ends[0] = t->enqueued;
-        t->pending = 1;
-    } else if (BACKEND(started, clSetEventCallback)(started, CL_COMPLETE, Timing::startHeard, t) != CL_SUCCESS) {
-        t->ends[0] = t->enqueued;
+    if (!started || !whenComplete(started, [t](cl_int status) { Timing::end(t, 0, status); })) {
+        t->ends[0] = t->enqueued;  // no marker: from now (an upper bound when the queue holds earlier work)
         t->pending = 1;
     }
-    if (BACKEND(done, clSetEventCallback)(done, CL_COMPLETE, Timing::doneHeard, t) != CL_SUCCESS) Timing::end(t, 1, CL_INVALID_EVENT);
+    if (!whenComplete(done, [t](cl_int status) { Timing::end(t, 1, status); })) Timing::end(t, 1, CL_INVALID_EVENT);
 }
 
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
@@ -260,13 +272,19 @@ std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<Progr
     auto kv = std::make_shared<KernelVariants>();
     kv->program = program;
     kv->analysis = ka;
-    for (cl_program p : program->programs) {
+    for (size_t slot = 0; slot < program->programs.size(); ++slot) {
+        cl_program p = program->programs[slot];
         cl_kernel chunk = nullptr, abort = nullptr;
         if (p) {
             cl_int err;
             chunk = BACKEND(p, clCreateKernel)(p, (name + "__hetero_chunk").c_str(), &err);
             abort = BACKEND(p, clCreateKernel)(p, (name + "__hetero_abort").c_str(), &err);
         }
+        size_t fixed[3] = {0, 0, 0};
+        if (chunk &&
+            BACKEND(chunk, clGetKernelWorkGroupInfo)(chunk, Device::instance()->slots()[slot].device,
+                                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixed, fixed, nullptr) == CL_SUCCESS)
+            kv->fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
         kv->chunk.push_back(chunk);
         kv->abort.push_back(abort);
     }
@@ -442,20 +460,14 @@ struct HeardAt {
     double at = -1;
     static std::shared_ptr<HeardAt> watch(cl_event e) {
         auto h = std::make_shared<HeardAt>();
-        auto* holder = new std::shared_ptr<HeardAt>(h);
-        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, heard, holder) != CL_SUCCESS) {
-            delete holder;
-            return nullptr;
-        }
-        return h;
-    }
-    static void CL_CALLBACK heard(cl_event, cl_int, void* data) {
-        std::unique_ptr<std::shared_ptr<HeardAt>> h(static_cast<std::shared_ptr<HeardAt>*>(data));
-        {
-            std::lock_guard lock((*h)->mutex);
-            (*h)->at = splitClock();
-        }
-        (*h)->cv.notify_all();
+        bool watched = whenComplete(e, [h](cl_int) {
+            {
+                std::lock_guard lock(h->mutex);
+                h->at = splitClock();
+            }
+            h->cv.notify_all();
+        });
+        return watched ? h : nullptr;
     }
     // The time, once the callback came (it comes: the event is complete); `fallback` if it does not.
     double wait(double fallback) {
@@ -507,8 +519,18 @@ struct SplitRun {
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
 
+    cl_event gpuGate = nullptr;           // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
+
+    void openGpuGate() {
+        if (!gpuGate) return;
+        BACKEND(gpuGate, clSetUserEventStatus)(gpuGate, CL_COMPLETE);
+        BACKEND(gpuGate, clReleaseEvent)(gpuGate);
+        gpuGate = nullptr;
+    }
+
     // What a launch that failed half-way through its submission still holds.
     ~SplitRun() {
+        openGpuGate();
         if (!resources) return;
         cl_context gpuContext = context ? context->backend(gpu) : nullptr;
         for (auto& t : targets) {
@@ -565,17 +587,11 @@ struct Wakeup {
     std::mutex mutex;
     std::condition_variable cv;
 
-    static void CL_CALLBACK notify(cl_event, cl_int, void* data) {
-        auto* self = static_cast<std::shared_ptr<Wakeup>*>(data);
-        {
-            std::lock_guard lock((*self)->mutex);
-        }
-        (*self)->cv.notify_all();
-        delete self;
-    }
     static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
-        auto* holder = new std::shared_ptr<Wakeup>(w);
-        if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, notify, holder) != CL_SUCCESS) delete holder;
+        whenComplete(e, [w](cl_int) {
+            { std::lock_guard lock(w->mutex); }  // a waiter between its check and its wait hears this
+            w->cv.notify_all();
+        });
     }
     // Until `done()` holds; the timeout only guards against a backend that never calls back.
     template <typename Done>
@@ -592,6 +608,7 @@ struct Wakeup {
 // after the launch completes (the stream-back), from r.migrationsDone on.
 bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
     const bool mayGiveUp = !r.fixedShare;
+    if (mayGiveUp && chaos::giveUp()) return false;  // test knob: as if the GPU had ended first
     if (mayGiveUp && !r.cpuReady.empty()) {
         auto wakeup = std::make_shared<Wakeup>();
         Wakeup::watch(wakeup, r.gpuDone);
@@ -732,13 +749,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
     const bool randomChunks = chaos::on();
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     uint64_t chunk = std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
-    // §6.3: a chunk of fewer work-groups than the CPU has compute units runs each as several.
-    // Not for a kernel that fixes its work-group size (reqd_work_group_size): the backend refuses others.
-    size_t fixedSize[3] = {0, 0, 0};
-    BACKEND(chunkKernel, clGetKernelWorkGroupInfo)(chunkKernel, Device::instance()->slots()[r.cpu].device,
-                                                   CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixedSize, fixedSize, nullptr);
-    const bool maySplitGroups = r.variants->analysis && transform::groupSplitAllowed(*r.variants->analysis, r.range) &&
-                                fixedSize[0] == 0 && fixedSize[1] == 0 && fixedSize[2] == 0;
+    // §6.3: a chunk of fewer work-groups than the CPU has compute units runs each as several
+    // (not where reqd_work_group_size fixes their size: the backend refuses others).
+    const bool maySplitGroups = !r.variants->fixedWorkGroupSize &&
+                                transform::groupSplitAllowed(*r.variants->analysis, r.range);
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
@@ -832,11 +846,15 @@ void runSplit(std::shared_ptr<SplitRun> run) {
         bool cpuStarts = prepareCpuCopies(r, cpuQueue, gpuTransfer, bytesMoved);
         cpuReady = true;
         gaveUp = !cpuStarts;
+        if (gaveUp)
+            HETERO_LOG(Debug, "split %s: the GPU ended first; the CPU gives up with %zu of %zu migrations left", r.name.c_str(),
+                       r.migrations.size() - r.migrationsDone, r.migrations.size());
         if (cpuStarts) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
+    r.openGpuGate();
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
     cl_int gpuStatus = BACKEND(r.gpuDone, clWaitForEvents)(1, &r.gpuDone);
@@ -858,10 +876,10 @@ void runSplit(std::shared_ptr<SplitRun> run) {
             streamBack = false;
         }
     }
-    double seconds = splitClock() - r.started;
+    const double ended = splitClock(), seconds = ended - r.started;
     if (result == CL_COMPLETE && cpuReady) {
         double reached = r.gpuReached ? r.gpuReached->wait(r.started) : r.started;
-        recordSplit(r.name, r.launch, splitClock() - std::max(r.started, reached), r.probe != nullptr);
+        recordSplit(r.name, r.launch, ended - std::max(r.started, reached), r.probe != nullptr);
     }
     {
         uint64_t cpuDid = r.groups - sent;
@@ -1062,12 +1080,18 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                                                     0, nullptr, &statusWritten));
     r.snapshots.push_back(statusWritten);
 
-    // Test knob: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not).
+    // Test knobs: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not), or
+    // until the CPU side is done.
     HeldEvent gateHeld;
-    if (chaos::on()) {
+    if (chaos::on() || chaos::gpuAfterCpu()) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
-        if (gate) {
+        if (gate && chaos::gpuAfterCpu()) {
+            gpuWait.push_back(gate);
+            gateHeld.e = gate;
+            BACKEND(gate, clRetainEvent)(gate);
+            r.gpuGate = gate;
+        } else if (gate) {
             gpuWait.push_back(gate);
             gateHeld.e = gate;  // our own reference: the opener below may be done before the kernel is enqueued
             BACKEND(gate, clRetainEvent)(gate);

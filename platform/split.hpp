@@ -31,6 +31,7 @@ struct KernelVariants {
     const transform::KernelAnalysis* analysis = nullptr;
     std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available)
     std::vector<cl_kernel> abort;  // K__hetero_abort per slot
+    bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split (§6.3)
     std::mutex mutex;              // held while a launch sets arguments and enqueues
     ~KernelVariants();
 };

@@ -6,6 +6,12 @@
 
 namespace hetero {
 
+std::string LaunchSize::describe() const {
+    std::string s;
+    for (unsigned d = 0; d < dims && d < 3; ++d) s += (d ? "x" : "") + std::to_string(global[d]);
+    return s;
+}
+
 SplitHistory& SplitHistory::instance() {
     static auto* history = new SplitHistory;  // never destroyed: split threads may record at exit
     return *history;
@@ -17,10 +23,10 @@ ProbeTicket::~ProbeTicket() {
     if (k.probing > 0) --k.probing;
 }
 
-SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const std::string& size) {
+SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const LaunchSize& size) {
     std::lock_guard lock(mutex_);
-    Size& s = sizes_[kernel + ":" + size];
     Kernel& k = kernels_[kernel];
+    Size& s = k.sizes[size];
     ++s.launches;
     ++k.launches;
     Decision d;
@@ -52,17 +58,17 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const std
     return d;
 }
 
-void SplitHistory::recordWhole(const std::string& kernel, const std::string& size, double seconds) {
+void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size, double seconds) {
     std::lock_guard lock(mutex_);
-    Size& s = sizes_[kernel + ":" + size];
+    Size& s = kernels_[kernel].sizes[size];
     s.timing = false;
     if (seconds >= 0) s.whole = seconds;
 }
 
-void SplitHistory::recordSplit(const std::string& kernel, const std::string& size, double seconds, bool probe) {
+void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe) {
     std::lock_guard lock(mutex_);
-    Size& s = sizes_[kernel + ":" + size];
     Kernel& k = kernels_[kernel];
+    Size& s = k.sizes[size];
     s.split = seconds;
     if (s.whole >= 0 && probe) {
         k.lastLoss = std::max(0.0, seconds - s.whole);
@@ -77,7 +83,7 @@ void SplitHistory::recordSplit(const std::string& kernel, const std::string& siz
         k.probeEvery = 1;  // splitting this kernel pays: try it at every size
     }
     HETERO_LOG(Info, "history %s:%s: split %.3f ms, whole %.3f ms%s; probes lost %.3f ms of %.3f ms run whole",
-               kernel.c_str(), size.c_str(), seconds * 1e3, s.whole * 1e3, probe ? " (a probe)" : "", k.probeLoss * 1e3,
+               kernel.c_str(), size.describe().c_str(), seconds * 1e3, s.whole * 1e3, probe ? " (a probe)" : "", k.probeLoss * 1e3,
                k.wholeSeconds * 1e3);
 }
 

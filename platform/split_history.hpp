@@ -14,14 +14,27 @@
 //    probeEvery launches of the kernel once a split of it has lost.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 namespace hetero {
 
 class SplitHistory;
+
+// A launch's global size: the history keeps one record per kernel and size. A plain key, so that
+// deciding (every launch in auto mode) builds no strings.
+struct LaunchSize {
+    unsigned dims = 1;
+    size_t global[3] = {1, 1, 1};
+    bool operator<(const LaunchSize& o) const {
+        return std::tie(dims, global[0], global[1], global[2]) < std::tie(o.dims, o.global[0], o.global[1], o.global[2]);
+    }
+    std::string describe() const;  // "1024x512", for the log
+};
 
 // A split launch that probes. While one is out, no other launch of the kernel probes; it ends when
 // the last holder (the decision, the launch's run) lets it go.
@@ -52,12 +65,12 @@ public:
         bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
         std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
     };
-    // The next launch of `kernel` at `size` (a key naming its global size).
-    Decision decide(const std::string& kernel, const std::string& size);
+    // The next launch of `kernel` at `size`.
+    Decision decide(const std::string& kernel, const LaunchSize& size);
     // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
-    void recordWhole(const std::string& kernel, const std::string& size, double seconds);
+    void recordWhole(const std::string& kernel, const LaunchSize& size, double seconds);
     // A split launch took `seconds` (from when it could start); `probe`: it was a probe.
-    void recordSplit(const std::string& kernel, const std::string& size, double seconds, bool probe);
+    void recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe);
 
 private:
     friend class ProbeTicket;
@@ -78,9 +91,9 @@ private:
         double wholeSeconds = 0;  // launches run whole, at their sizes' measured times
         double probeLoss = 0;     // what probes cost beyond running whole, summed
         double lastLoss = 0;      // the latest probe's loss: what the next is expected to cost
+        std::map<LaunchSize, Size> sizes;
     };
     std::mutex mutex_;
-    std::map<std::string, Size> sizes_;  // by kernel + size
     std::map<std::string, Kernel> kernels_;
 };
 

@@ -268,3 +268,44 @@ TEST_CASE("a memory object written through two element sizes in one launch stays
     }
     clReleaseKernel(k), clReleaseProgram(p), clReleaseMemObject(buf);
 }
+
+TEST_CASE("an input rewritten by the host, then read by launch after launch", "[programs]") {
+    // Each host write leaves the input current on one device only. Two launches read it in a row
+    // (a dummy launch between rounds shifts which one is first): under icd.split-give-up the first
+    // reader of one round gives up before bringing the input to the CPU, and the second, whose CPU
+    // does every work-group, must find it brought all the same.
+    Env env;
+    const size_t n = 4096, local = 64;
+    cl_mem in = env.buffer(CL_MEM_READ_ONLY, n * sizeof(cl_int));
+    cl_mem out[2] = {env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int)), env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int))};
+    cl_mem scratch = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+    cl_program p = env.build(R"(
+        __kernel void plus(__global const int* in, __global int* out, int k) {
+            size_t i = get_global_id(0);
+            out[i] = in[i] + k;
+        }
+        __kernel void touch(__global int* v) { v[get_global_id(0)] = (int)get_global_id(0); })");
+    cl_kernel plus = env.kernel(p, "plus"), touch = env.kernel(p, "touch");
+    setArg(touch, 0, scratch);
+    for (int round = 0; round < 2; ++round) {
+        std::vector<cl_int> values(n);
+        for (size_t i = 0; i < n; ++i) values[i] = cl_int(i * 7 + round * 1000);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, in, CL_TRUE, 0, n * sizeof(cl_int), values.data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        for (int reader = 0; reader < 2; ++reader) {
+            setArg(plus, 0, in), setArg(plus, 1, out[reader]), setArg(plus, 2, cl_int(reader + 1));
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, plus, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        }
+        for (int reader = 0; reader < 2; ++reader) {
+            auto got = env.read<cl_int>(out[reader], n);
+            size_t wrong = 0;
+            for (size_t i = 0; i < n; ++i) wrong += got[i] != values[i] + reader + 1;
+            INFO("round " << round << ", reader " << reader);
+            CHECK(wrong == 0);
+        }
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, touch, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    }
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseKernel(plus), clReleaseKernel(touch), clReleaseProgram(p);
+    for (cl_mem m : {in, out[0], out[1], scratch}) clReleaseMemObject(m);
+}

@@ -4,11 +4,18 @@
 
 #include <catch2/catch.hpp>
 
+using hetero::LaunchSize;
 using hetero::SplitHistory;
 
 namespace {
 
 constexpr double kMs = 1e-3;
+
+LaunchSize size(size_t n) {
+    LaunchSize s;
+    s.global[0] = n;
+    return s;
+}
 
 // Runs `launches` launches of one kernel at one size against a machine where running whole takes
 // `whole` seconds and a split `split` seconds; every probe reports before the next decision.
@@ -17,9 +24,9 @@ struct Simulation {
     double wholeTime = 0, splitTime = 0, probeLoss = 0;
     unsigned splits = 0, probes = 0;
 
-    void run(unsigned launches, double whole, double split, const std::string& size = "1024") {
+    void run(unsigned launches, double whole, double split, LaunchSize key = size(1024)) {
         for (unsigned i = 0; i < launches; ++i) {
-            SplitHistory::Decision d = history.decide("k", size);
+            SplitHistory::Decision d = history.decide("k", key);
             if (d.split) {
                 ++splits;
                 splitTime += split;
@@ -27,10 +34,10 @@ struct Simulation {
                     ++probes;
                     probeLoss += std::max(0.0, split - whole);
                 }
-                history.recordSplit("k", size, split, d.probe != nullptr);
+                history.recordSplit("k", key, split, d.probe != nullptr);
             } else {
                 wholeTime += whole;
-                if (d.timeWhole) history.recordWhole("k", size, whole);
+                if (d.timeWhole) history.recordWhole("k", key, whole);
             }
         }
     }
@@ -40,17 +47,17 @@ struct Simulation {
 
 TEST_CASE("split history: a size runs whole and is timed first; one too short never splits", "[split_history]") {
     SplitHistory h;
-    SplitHistory::Decision first = h.decide("k", "64");
+    SplitHistory::Decision first = h.decide("k", size(64));
     CHECK_FALSE(first.split);
     CHECK(first.timeWhole);
-    h.recordWhole("k", "64", 0.1 * kMs);
+    h.recordWhole("k", size(64), 0.1 * kMs);
     unsigned timed = 0;
     for (unsigned i = 2; i <= 1024; ++i) {
-        SplitHistory::Decision d = h.decide("k", "64");
+        SplitHistory::Decision d = h.decide("k", size(64));
         REQUIRE_FALSE(d.split);
         if (d.timeWhole) {
             ++timed;
-            h.recordWhole("k", "64", 0.1 * kMs);
+            h.recordWhole("k", size(64), 0.1 * kMs);
         }
     }
     CHECK(timed == 4);  // every 256th launch: the kernel may grow with its data
@@ -58,19 +65,19 @@ TEST_CASE("split history: a size runs whole and is timed first; one too short ne
 
 TEST_CASE("split history: a long kernel is probed once timed, one probe at a time", "[split_history]") {
     SplitHistory h;
-    h.decide("k", "1024");
-    h.recordWhole("k", "1024", 10 * kMs);
-    SplitHistory::Decision probe = h.decide("k", "1024");
+    h.decide("k", size(1024));
+    h.recordWhole("k", size(1024), 10 * kMs);
+    SplitHistory::Decision probe = h.decide("k", size(1024));
     REQUIRE(probe.split);
     REQUIRE(probe.probe);
     // Until it reports (or is let go), no other launch of the kernel probes, at any size.
-    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "1024").split);
-    h.decide("k", "2048");
-    h.recordWhole("k", "2048", 10 * kMs);
-    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "2048").split);
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(1024)).split);
+    h.decide("k", size(2048));
+    h.recordWhole("k", size(2048), 10 * kMs);
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(2048)).split);
     // A probe let go without a report (its launch failed) frees the kernel for the next one.
     probe.probe.reset();
-    CHECK(h.decide("k", "2048").split);
+    CHECK(h.decide("k", size(2048)).split);
 }
 
 TEST_CASE("split history: a split that wins is kept, and running whole is re-tried every 16th launch", "[split_history]") {
@@ -79,7 +86,7 @@ TEST_CASE("split history: a split that wins is kept, and running whole is re-tri
     CHECK(sim.probes == 1);
     unsigned whole = 0;
     for (unsigned i = 0; i < 64; ++i) {
-        SplitHistory::Decision d = sim.history.decide("k", "1024");
+        SplitHistory::Decision d = sim.history.decide("k", size(1024));
         CHECK_FALSE(d.probe);
         if (!d.split) ++whole;
     }
@@ -108,8 +115,8 @@ TEST_CASE("split history: a split that loses a little is re-probed more often th
 TEST_CASE("split history: kernels launched at ever new sizes are probed rarely once a split lost", "[split_history]") {
     SplitHistory h;
     unsigned probes = 0;
-    for (unsigned size = 1; size <= 2000; ++size) {
-        const std::string key = std::to_string(size);
+    for (unsigned n = 1; n <= 2000; ++n) {
+        const LaunchSize key = size(n);
         for (int launch = 0; launch < 2; ++launch) {
             SplitHistory::Decision d = h.decide("k", key);
             if (d.split) {
@@ -127,14 +134,14 @@ TEST_CASE("split history: kernels launched at ever new sizes are probed rarely o
 
 TEST_CASE("split history: one timing at a time, and a lost one stops counting", "[split_history]") {
     SplitHistory h;
-    CHECK(h.decide("k", "64").timeWhole);
+    CHECK(h.decide("k", size(64)).timeWhole);
     // Its report has not come yet: the launches enqueued meanwhile are not timed too.
-    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", "64").timeWhole);
-    h.recordWhole("k", "64", 1e-4);
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(64)).timeWhole);
+    h.recordWhole("k", size(64), 1e-4);
     SplitHistory::Decision d;
     unsigned launches = 101;
     do {
-        d = h.decide("k", "64");
+        d = h.decide("k", size(64));
         ++launches;
     } while (!d.timeWhole && launches < 1000);
     CHECK(d.timeWhole);
@@ -142,10 +149,10 @@ TEST_CASE("split history: one timing at a time, and a lost one stops counting", 
     // That timing is lost (its launch failed before it was heard): after kTimingLost launches
     // another may start.
     unsigned waited = 0;
-    while (!h.decide("k", "64").timeWhole && waited < 10 * SplitHistory::kTimingLost) ++waited;
+    while (!h.decide("k", size(64)).timeWhole && waited < 10 * SplitHistory::kTimingLost) ++waited;
     CHECK(waited >= SplitHistory::kTimingLost - 1);
     CHECK(waited < 10 * SplitHistory::kTimingLost);
     // A failed timing (negative) frees the size at once and keeps the last measurement.
-    h.recordWhole("k", "64", -1);
-    CHECK_FALSE(h.decide("k", "64").split);
+    h.recordWhole("k", size(64), -1);
+    CHECK_FALSE(h.decide("k", size(64)).split);
 }
