@@ -54,7 +54,7 @@ cl_ulong splitLaunches(cl_platform_id platform) {
 
 }  // namespace
 
-TEST_CASE("auto mode: short launches queued deep behind each other never split", "[auto]") {
+TEST_CASE("auto mode: short launches queued deep behind each other never split", "[auto][queued]") {
     // Each launch is short, but hundreds wait in the queue at once: a launch's own time, not the
     // time it waited behind the others, decides whether a split could pay.
     Env env;
