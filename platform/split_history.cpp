@@ -30,19 +30,21 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     ++s.launches;
     ++k.launches;
     Decision d;
-    // Timing costs a marker and two completion callbacks (tens of microseconds on NVIDIA): a size is
-    // timed again every 16th launch, every 256th while it is too short to split.
     if (s.timing && s.launches - s.timingSince > kTimingLost) s.timing = false;
-    d.timeWhole = !s.timing && (s.whole < 0 || s.launches % (s.whole < kMinimumSplitSeconds ? 256 : 16) == 0);
-    if (d.timeWhole) {
-        s.timing = true;
-        s.timingSince = s.launches;
-    }
+    // Only a launch that runs whole takes the size's one timing: a split one never reports it.
     auto whole = [&] {
+        // Timing costs a marker and two completion callbacks (tens of microseconds on NVIDIA): a
+        // size is timed again every 16th launch, every 256th while it is too short to split.
+        const unsigned every = s.whole < kMinimumSplitSeconds ? 256 : 16;
+        d.timeWhole = !s.timing && (!s.measured || s.launches % every == 0);
+        if (d.timeWhole) {
+            s.timing = true;
+            s.timingSince = s.launches;
+        }
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;
     };
-    if (s.whole < kMinimumSplitSeconds) return whole();  // not measured yet, or too short to gain
+    if (!s.measured || s.whole < kMinimumSplitSeconds) return whole();  // not measured, or too short
     if (s.split >= 0 && s.split < s.whole) {
         // Splitting pays: run whole now and then, to see whether it still does.
         if (s.launches % s.probeEvery == 0) return whole();
@@ -60,9 +62,13 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
 
 void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size, double seconds) {
     std::lock_guard lock(mutex_);
-    Size& s = kernels_[kernel].sizes[size];
+    Kernel& k = kernels_[kernel];
+    Size& s = k.sizes[size];
     s.timing = false;
-    if (seconds >= 0) s.whole = seconds;
+    if (seconds < 0) return;
+    s.whole = seconds;
+    s.measured = s.measured || k.timedOnce;
+    k.timedOnce = true;
 }
 
 void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe) {

@@ -3,8 +3,9 @@
 // measured seconds (no OpenCL), so the policy is tested on its own (test/platform_unit/).
 //
 // The policy:
-//  - A size is first run whole and timed. Launches shorter than kMinimumSplitSeconds never split:
-//    a split's fixed costs (snapshots, a thread, a merge) exceed anything a second device adds.
+//  - A size is first run whole and timed. A kernel's very first timing does not count alone: that
+//    launch also paid for loading the kernel (milliseconds on NVIDIA). Launches shorter than kMinimumSplitSeconds never split: a split's
+//    fixed costs (snapshots, a thread, a merge) exceed anything a second device adds.
 //  - Otherwise the next launch is a probe: split and timed. The faster way is kept; the slower one
 //    is re-probed now and then, twice as rarely after each loss.
 //  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
@@ -76,6 +77,7 @@ private:
     friend class ProbeTicket;
     struct Size {
         double whole = -1, split = -1;  // last measured seconds
+        bool measured = false;          // `whole` is a timing to go by
         unsigned launches = 0;
         // One timing at a time: a backend's completion callbacks may lag far behind an application
         // that enqueues thousands of launches, and every launch timed meanwhile would pay for two.
@@ -86,6 +88,7 @@ private:
     };
     struct Kernel {
         unsigned launches = 0;
+        bool timedOnce = false;   // the kernel's first timing (which includes loading it) was heard
         unsigned probeEvery = 1;  // between first probes at new sizes: 1 until a split loses, then doubling
         unsigned probing = 0;     // probes out
         double wholeSeconds = 0;  // launches run whole, at their sizes' measured times

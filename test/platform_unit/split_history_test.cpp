@@ -17,9 +17,17 @@ LaunchSize size(size_t n) {
     return s;
 }
 
+// The kernel's first launch, at a size of its own: its timing also paid for loading the kernel, so
+// it does not count alone (tests of other rules start after it).
+void loaded(SplitHistory& h, const char* kernel = "k") {
+    REQUIRE(h.decide(kernel, size(1)).timeWhole);
+    h.recordWhole(kernel, size(1), 1 * kMs);
+}
+
 // Runs `launches` launches of one kernel at one size against a machine where running whole takes
 // `whole` seconds and a split `split` seconds; every probe reports before the next decision.
 struct Simulation {
+    Simulation() { loaded(history); }
     SplitHistory history;
     double wholeTime = 0, splitTime = 0, probeLoss = 0;
     unsigned splits = 0, probes = 0;
@@ -47,6 +55,7 @@ struct Simulation {
 
 TEST_CASE("split history: a size runs whole and is timed first; one too short never splits", "[split_history]") {
     SplitHistory h;
+    loaded(h);
     SplitHistory::Decision first = h.decide("k", size(64));
     CHECK_FALSE(first.split);
     CHECK(first.timeWhole);
@@ -65,6 +74,7 @@ TEST_CASE("split history: a size runs whole and is timed first; one too short ne
 
 TEST_CASE("split history: a long kernel is probed once timed, one probe at a time", "[split_history]") {
     SplitHistory h;
+    loaded(h);
     h.decide("k", size(1024));
     h.recordWhole("k", size(1024), 10 * kMs);
     SplitHistory::Decision probe = h.decide("k", size(1024));
@@ -114,6 +124,7 @@ TEST_CASE("split history: a split that loses a little is re-probed more often th
 
 TEST_CASE("split history: kernels launched at ever new sizes are probed rarely once a split lost", "[split_history]") {
     SplitHistory h;
+    loaded(h);
     unsigned probes = 0;
     for (unsigned n = 1; n <= 2000; ++n) {
         const LaunchSize key = size(n);
@@ -134,6 +145,7 @@ TEST_CASE("split history: kernels launched at ever new sizes are probed rarely o
 
 TEST_CASE("split history: one timing at a time, and a lost one stops counting", "[split_history]") {
     SplitHistory h;
+    loaded(h);
     CHECK(h.decide("k", size(64)).timeWhole);
     // Its report has not come yet: the launches enqueued meanwhile are not timed too.
     for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(64)).timeWhole);
@@ -155,4 +167,41 @@ TEST_CASE("split history: one timing at a time, and a lost one stops counting", 
     // A failed timing (negative) frees the size at once and keeps the last measurement.
     h.recordWhole("k", size(64), -1);
     CHECK_FALSE(h.decide("k", size(64)).split);
+}
+
+TEST_CASE("split history: a kernel's first timing is confirmed by a second before any probe", "[split_history]") {
+    // A first launch pays for loading the kernel (milliseconds on NVIDIA): alone, that timing would
+    // make a 20 us kernel look worth a probe.
+    SplitHistory h;
+    REQUIRE(h.decide("k", size(64)).timeWhole);
+    h.recordWhole("k", size(64), 2 * kMs);
+    SplitHistory::Decision second = h.decide("k", size(64));
+    CHECK_FALSE(second.split);
+    REQUIRE(second.timeWhole);
+    h.recordWhole("k", size(64), 0.02 * kMs);
+    for (int i = 0; i < 1000; ++i) REQUIRE_FALSE(h.decide("k", size(64)).split);
+    // Later sizes of a loaded kernel go by their first timing: a long one is probed next.
+    REQUIRE(h.decide("k", size(128)).timeWhole);
+    h.recordWhole("k", size(128), 2 * kMs);
+    CHECK(h.decide("k", size(128)).split);
+    // Another kernel pays for its own loading.
+    h.decide("other", size(128));
+    h.recordWhole("other", size(128), 2 * kMs);
+    CHECK_FALSE(h.decide("other", size(128)).split);
+}
+
+TEST_CASE("split history: a split launch leaves no whole timing pending, so a stale whole time is re-measured",
+          "[split_history]") {
+    // Splitting seemed to win against whole timings that were too long; a launch that splits must
+    // not hold the size's one timing, or running whole would go unmeasured for kTimingLost launches.
+    Simulation sim;
+    sim.run(2, 10 * kMs, 4 * kMs);  // timed whole, then a probe that wins
+    REQUIRE(sim.splits == 1);
+    sim.splits = 0;
+    sim.run(64, 1 * kMs, 4 * kMs);  // running whole got faster: the next whole re-try is timed
+    CHECK(sim.splits <= 16);
+    const unsigned before = sim.splits;
+    sim.run(1000, 1 * kMs, 4 * kMs);
+    // Only re-probes from now on, each twice as rare after a loss (every 16th, 32nd, ... launch).
+    CHECK(sim.splits - before <= 6);
 }
