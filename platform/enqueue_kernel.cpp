@@ -135,7 +135,10 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
                 }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
-                HeldEvent timingStart;
+                // A timed launch runs on the queue's profiling side queue (launch_timing.hpp).
+                cl_command_queue timed = nullptr;
+                if (decision.timeUnsplit && !launch.empty) timed = sub.queue.timingQueue(static_cast<unsigned>(sub.slot));
+                if (timed) sub.backendQueue = timed;  // submitWith orders it after the commands ahead
                 cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
@@ -143,7 +146,6 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                                                                                      listOrNull(wait), &e));
                         return e;
                     }
-                    if (decision.timeUnsplit) timingStart.e = startTiming(sub.backendQueue, wait);
                     std::lock_guard lock(keep->launchMutex());
                     keep->applyArgs(static_cast<unsigned>(sub.slot), args);
                     cl_kernel bk = keep->backend(static_cast<unsigned>(sub.slot));
@@ -153,7 +155,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     return e;
                 });
                 // Unsplit launches feed the history that decides whether splitting this kernel pays.
-                if (decision.timeUnsplit && done) timeUnsplitLaunch(timingStart.e, done, keep->name(), launch);
+                if (decision.timeUnsplit) timeUnsplitLaunch(timed ? done : nullptr, keep->name(), launch);
                 whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
                 whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
                 whole->submitted = true;

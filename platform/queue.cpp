@@ -41,15 +41,17 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->flags_ = flags;
     q->properties_ = std::move(props);
     q->backend_.assign(context->slotCount(), nullptr);
+    q->timing_.assign(context->slotCount(), nullptr);
     return q;
 }
 
 Queue::~Queue() {
-    for (cl_command_queue bq : backend_) {
-        if (!bq) continue;
-        BACKEND(bq, clFinish)(bq);
-        BACKEND(bq, clReleaseCommandQueue)(bq);
-    }
+    for (auto* queues : {&timing_, &backend_})
+        for (cl_command_queue bq : *queues) {
+            if (!bq) continue;
+            BACKEND(bq, clFinish)(bq);
+            BACKEND(bq, clReleaseCommandQueue)(bq);
+        }
 }
 
 cl_command_queue Queue::backendQueue(unsigned slot) {
@@ -65,6 +67,19 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
         }
     }
     return backend_[slot];
+}
+
+cl_command_queue Queue::timingQueue(unsigned slot) {
+    if (profiling()) return backendQueue(slot);
+    std::lock_guard lock(backendMutex_);
+    if (!timing_[slot]) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_int err = CL_SUCCESS;
+        cl_context c = context_->backend(slot);
+        timing_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (!timing_[slot]) HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
+    }
+    return timing_[slot];
 }
 
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {

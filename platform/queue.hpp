@@ -31,6 +31,10 @@ public:
 
     // The backend queue of this queue on `slot`, created on first use.
     cl_command_queue backendQueue(unsigned slot);
+    // A queue on `slot` with profiling enabled, for launches auto mode times (launch_timing.hpp):
+    // the backend queue itself when this queue profiles, else a side queue made on first use.
+    // Null when the backend refuses one. Commands on it are ordered by their wait lists.
+    cl_command_queue timingQueue(unsigned slot);
 
     // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
     // returns it as references.
@@ -72,6 +76,7 @@ private:
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
+    std::vector<cl_command_queue> timing_;  // side queues with profiling (timingQueue)
     std::mutex backendMutex_;
     std::mutex traceMutex_;
     std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn

@@ -5,6 +5,7 @@
 #include "platform/config.hpp"
 #include "platform/enqueue.hpp"
 #include "platform/launch_stats.hpp"
+#include "platform/launch_timing.hpp"
 #include "platform/log.hpp"
 #include "platform/split_history.hpp"
 
@@ -102,40 +103,9 @@ cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitLi
     return marker;
 }
 
-void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
-    // Both ends are heard from completion callbacks (NVIDIA delivers them in order from one thread,
-    // with similar delays, so the difference is the kernel's time); whichever is heard last records.
-    struct Timing {
-        std::string kernel;
-        LaunchSize size;
-        double enqueued;
-        std::mutex mutex;
-        double ends[2] = {-1, -1};  // when `started` and `done` were heard complete
-        bool failed = false;
-        int pending = 2;
-        static void end(Timing* t, int which, cl_int status) {
-            bool last;
-            {
-                std::lock_guard lock(t->mutex);
-                t->ends[which] = splitClock();
-                t->failed |= status != CL_COMPLETE;
-                last = --t->pending == 0;
-            }
-            if (!last) return;
-            std::unique_ptr<Timing> owned(t);
-            const double seconds = std::max(0.0, t->ends[1] - std::max(t->enqueued, t->ends[0]));
-            SplitHistory::instance().recordWhole(t->kernel, t->size, t->failed ? -1.0 : seconds);
-        }
-    };
-    auto* t = new Timing;
-    t->kernel = kernel;
-    t->size = sizeKey(launch);
-    t->enqueued = splitClock();
-    if (!started || !whenComplete(started, [t](cl_int status) { Timing::end(t, 0, status); })) {
-        t->ends[0] = t->enqueued;  // no marker: from now (an upper bound when the queue holds earlier work)
-        t->pending = 1;
-    }
-    if (!whenComplete(done, [t](cl_int status) { Timing::end(t, 1, status); })) Timing::end(t, 1, CL_INVALID_EVENT);
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
+    if (done) return timeWholeLaunch(done, kernel, sizeKey(launch));
+    SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
 }
 
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
@@ -391,6 +361,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     if (splitMode() == SplitMode::Always || share > 0) {
         d.split = true;
     } else {
+        pollLaunchTimings();
         SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
         d.split = h.split;
         d.timeUnsplit = h.timeWhole;

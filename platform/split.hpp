@@ -75,10 +75,8 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
 cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
                      const LaunchGeometry& launch, const SplitDecision& decision);
 
-// Times a launch run whole for the decision history: from `started` (a marker enqueued just
-// before it with its wait list, from startTiming; nullptr: from now) until `done` (its backend
-// event). Only the launch's own time counts, not the work queued ahead of it. Needs completion
-// callbacks, hence only when SplitDecision::timeUnsplit asks.
+// A marker enqueued on `queue` with `waitList`: its completion is when a launch enqueued right
+// after it could start (a split launch's time counts from there). Null if the backend refused.
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList);
 // One reference to a backend event, released when it goes.
 struct HeldEvent {
@@ -88,7 +86,10 @@ struct HeldEvent {
     HeldEvent& operator=(const HeldEvent&) = delete;
     ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
 };
-void timeUnsplitLaunch(cl_event started, cl_event done, const std::string& kernel, const LaunchGeometry& launch);
+// Times a launch run whole for the decision history when SplitDecision::timeUnsplit asks: `done`
+// is its backend event on a queue with profiling (Queue::timingQueue), or null when it could not
+// be timed. See launch_timing.hpp.
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
 
 // Shared with the unified engine (platform/split_unified.cpp), which follows the same rules:
 // the NDRange of a split launch (resolving a NULL local size as the discrete engine does),

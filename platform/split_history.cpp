@@ -66,6 +66,8 @@ void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size
     Size& s = k.sizes[size];
     s.timing = false;
     if (seconds < 0) return;
+    HETERO_LOG(Debug, "history %s:%s: whole %.3f ms%s", kernel.c_str(), size.describe().c_str(), seconds * 1e3,
+               k.timedOnce ? "" : " (the kernel's first timing)");
     s.whole = seconds;
     s.measured = s.measured || k.timedOnce;
     k.timedOnce = true;

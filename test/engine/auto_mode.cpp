@@ -103,8 +103,8 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     }
     setArg(spin, 1, rounds.back());
     const cl_ulong before = splitLaunches(env.platform);
-    // Launch by launch, so the timing of one is in the history before the next is decided (its
-    // completion callback may come a little after clFinish returns: a few launches of slack).
+    // Launch by launch, so the timing of one is in the history before the next is decided (timings
+    // are polled at most every 100 us: a few launches of slack).
     for (int i = 0; i < 12; ++i) {
         rounds.push_back(rounds.back());
         REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
