@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,16 @@ struct Submission {
     Queue& queue;
     int slot;
     cl_command_queue backendQueue;   // nullptr for the host slot
-    std::vector<cl_event> waitList;  // borrowed; valid during submit()
+    // The backend events to wait for before work enqueued on `target`: the dependencies' events,
+    // less the deferred ones of `target` itself (an in-order queue orders them already); others
+    // are made now. Borrowed; valid during submit().
+    std::vector<cl_event> waitsOn(cl_command_queue target) const;
+    // Set by a submit() that enqueued its work on backendQueue without an event (and returned
+    // nullptr): Queue::deferredEventAfterLast(slot).
+    std::shared_ptr<DeferredEvent> deferredDone;
+
+    std::vector<cl_event> events;                           // of dependencies, borrowed
+    std::vector<std::shared_ptr<DeferredEvent>> deferred;   // of dependencies without an event yet
 };
 
 // What a command is: its type (for its event), and for its span in the trace (HETERO_TRACE) a

@@ -78,7 +78,8 @@ inline int placeFor(const std::vector<Access>& accesses) {
 }
 
 // Runs `enqueue` on the submission's slot after bringing every object there, then records the
-// writes. `enqueue` gets the full wait list and returns the backend event of the work.
+// writes. `enqueue` gets the full wait list and returns the backend event of the work (or null
+// with Submission::deferredDone set).
 inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
                            const std::function<cl_event(std::vector<cl_event>&)>& enqueue) {
     // Lock each storage once, in address order (sub-buffers share their root's storage).
@@ -90,20 +91,23 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
     for (Storage* s : storages) locks.emplace_back(s->mutex);
 
     unsigned slot = static_cast<unsigned>(sub.slot);
-    std::vector<cl_event> waitList = sub.waitList;
+    std::vector<cl_event> waitList = sub.waitsOn(sub.backendQueue);
     for (const auto& a : accesses) {
         Storage& s = a.mem->storage();
         if (a.overwritesAll) {
             s.backendMem(slot);
-            if (cl_event ready = s.readyOn(slot)) waitList.push_back(ready);
+            if (cl_event ready = s.readyFor(slot, sub.backendQueue)) waitList.push_back(ready);
         } else {
-            s.makeFresh(slot, sub.queue, waitList);
+            s.makeFresh(slot, sub.queue, waitList, sub.backendQueue);
         }
     }
     if (sub.backendQueue) waitList = waitsForCommandOn(sub.backendQueue, waitList);
     cl_event done = enqueue(waitList);
+    // `enqueue` may leave the work without an event (Submission::deferredDone).
     for (const auto& a : accesses)
-        if (a.writes) a.mem->storage().wroteOn(slot, done);
+        if (!a.writes) continue;
+        else if (done || !sub.deferredDone) a.mem->storage().wroteOn(slot, done);
+        else a.mem->storage().wroteOn(slot, sub.deferredDone);
     return done;
 }
 

@@ -394,8 +394,9 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
             [mems, undefined](Submission& sub) -> cl_event {
                 if (undefined) return sub.slot == kHostSlot ? nullptr : [&] {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, sub.waitList.size(),
-                                                                                 listOrNull(sub.waitList), &e));
+                    const auto waits = sub.waitsOn(sub.backendQueue);
+                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, waits.size(),
+                                                                                 listOrNull(waits), &e));
                     return e;
                 }();
                 if (sub.slot == kHostSlot) {

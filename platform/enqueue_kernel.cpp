@@ -9,6 +9,7 @@
 #include "platform/log.hpp"
 #include "platform/split.hpp"
 #include "platform/split_unified.hpp"
+#include "platform/trace.hpp"
 
 #include <atomic>
 
@@ -139,6 +140,11 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                 cl_command_queue timed = nullptr;
                 if (decision.timeUnsplit && !launch.empty) timed = sub.queue.timingQueue(static_cast<unsigned>(sub.slot));
                 if (timed) sub.backendQueue = timed;  // submitWith orders it after the commands ahead
+                // No backend event unless someone needs one (deferred_event.hpp). Profiled and traced
+                // commands take their times from it, and in unified memory each write bridges its
+                // event to the other slots at once.
+                const bool deferrable = !timed && !launch.empty && !sub.queue.profiling() && !trace::enabled() &&
+                                        keep->context()->memoryModel() != MemoryModel::Unified;
                 cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
                     if (launch.empty) {
@@ -151,7 +157,8 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     cl_kernel bk = keep->backend(static_cast<unsigned>(sub.slot));
                     check(BACKEND(sub.backendQueue, clEnqueueNDRangeKernel)(
                         sub.backendQueue, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
-                        launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), &e));
+                        launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), deferrable ? nullptr : &e));
+                    if (deferrable) sub.deferredDone = sub.queue.deferredEventAfterLast(static_cast<unsigned>(sub.slot));
                     return e;
                 });
                 // Unsplit launches feed the history that decides whether splitting this kernel pays.

@@ -14,8 +14,9 @@ cl_int enqueueSync(cl_command_queue command_queue, cl_command_type type, bool ba
         auto deps = queue->waitList(count, list);
         auto ev = queue->enqueue(type, std::move(deps), nullptr, [](Submission& sub) -> cl_event {
             cl_event e = nullptr;
-            check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, sub.waitList.size(),
-                                                                         listOrNull(sub.waitList), &e));
+            const auto waits = sub.waitsOn(sub.backendQueue);
+            check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, waits.size(),
+                                                                         listOrNull(waits), &e));
             return e;
         }, barrier);
         return finishEnqueue(ev, event, false);

@@ -31,9 +31,10 @@ Signal& signalState() {
 // Hetero events waiting for their backend event's completion callback. The callback holds no
 // reference: an event the application has released may go (with its queue and context) at once,
 // instead of whenever the backend's callback thread gets to it; the callback then finds nothing.
+// Several events may wait on one backend event: commands that share a deferred one (a marker).
 struct Waiting {
     std::mutex mutex;
-    std::unordered_map<cl_event, Event*> events;
+    std::unordered_multimap<cl_event, Event*> events;
 };
 Waiting& waiting() {
     static Waiting* w = new Waiting;  // never destroyed: callbacks may come during exit
@@ -78,16 +79,18 @@ const char* commandName(cl_command_type type) {
 }
 
 void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void*) {
-    Event* event = nullptr;
+    std::vector<Event*> events;
     {
         Waiting& w = waiting();
         std::lock_guard lock(w.mutex);
-        auto it = w.events.find(backendEvent);
-        if (it != w.events.end() && it->second->tryRetain()) event = it->second;
+        auto [first, last] = w.events.equal_range(backendEvent);
+        for (auto it = first; it != last; ++it)
+            if (it->second->tryRetain()) events.push_back(it->second);
     }
-    if (!event) return;
-    event->complete(status < 0 ? status : CL_COMPLETE);
-    event->release();
+    for (Event* event : events) {
+        event->complete(status < 0 ? status : CL_COMPLETE);
+        event->release();
+    }
 }
 }  // namespace
 
@@ -132,7 +135,12 @@ void Event::lastReleased() {
     if (backendEvent_) {
         Waiting& w = waiting();
         std::lock_guard lock(w.mutex);
-        w.events.erase(backendEvent_);
+        auto [first, last] = w.events.equal_range(backendEvent_);
+        for (auto it = first; it != last; ++it)
+            if (it->second == this) {
+                w.events.erase(it);
+                break;
+            }
     }
     ApiObject<_cl_event, Kind::Event>::lastReleased();
 }
@@ -152,29 +160,61 @@ static cl_int backendStatus(cl_event e) {
     return st;
 }
 
+cl_event Event::backendLocked() {
+    if (!backendEvent_ && deferred_ && status_ > CL_COMPLETE) {
+        if (cl_event marker = deferred_->get()) {
+            BACKEND(marker, clRetainEvent)(marker);
+            backendEvent_ = marker;
+        }
+    }
+    return backendEvent_;
+}
+
+bool Event::deferredFinal(cl_int& status) const { return deferred_ && deferred_->seenComplete(status); }
+
 cl_int Event::status() const {
-    cl_event backend;
+    auto* self = const_cast<Event*>(this);
+    cl_event backend = nullptr;
+    cl_int st = CL_QUEUED;
     {
         std::lock_guard lock(mutex_);
-        if (status_ <= CL_COMPLETE || !backendEvent_) return status_;
-        backend = backendEvent_;
+        if (status_ <= CL_COMPLETE) return status_;
+        // Commands sharing a deferred event complete together: once one heard it, the rest need no call.
+        if (!deferredFinal(st)) {
+            backend = self->backendLocked();
+            if (!backend && !deferredFinal(st)) return status_;
+        }
     }
-    // Backend completion callbacks may lag behind the backend's own state (they run on its
-    // callback thread): ask it, so that an event is never seen running after one that waited for it.
-    cl_int st = backendStatus(backend);
-    if (st <= CL_COMPLETE) const_cast<Event*>(this)->complete(st < 0 ? st : CL_COMPLETE);
+    if (st > CL_COMPLETE) {
+        // Backend completion callbacks may lag behind the backend's own state (they run on its
+        // callback thread): ask it, so that an event is never seen running after one that waited for it.
+        st = backendStatus(backend);
+        if (st <= CL_COMPLETE && deferred_) deferred_->sawComplete(st);
+    }
+    if (st <= CL_COMPLETE) self->complete(st < 0 ? st : CL_COMPLETE);
     std::lock_guard lock(mutex_);
     return status_;
 }
 
 cl_event Event::backendEventFor(unsigned slot) const {
     std::lock_guard lock(mutex_);
-    return slot_ == static_cast<int>(slot) ? backendEvent_ : nullptr;
+    return slot_ == static_cast<int>(slot) ? const_cast<Event*>(this)->backendLocked() : nullptr;
+}
+
+std::shared_ptr<DeferredEvent> Event::deferredOn(unsigned slot) const {
+    std::lock_guard lock(mutex_);
+    return status_ > CL_COMPLETE && slot_ == static_cast<int>(slot) ? deferred_ : nullptr;
+}
+
+bool Event::cheapToAsk() const {
+    std::lock_guard lock(mutex_);
+    cl_int st;
+    return status_ <= CL_COMPLETE || !deferred_ || backendEvent_ || deferredFinal(st);
 }
 
 bool Event::isResolvable() const {
     std::lock_guard lock(mutex_);
-    return status_ <= CL_COMPLETE || backendEvent_ != nullptr;
+    return status_ <= CL_COMPLETE || backendEvent_ != nullptr || deferred_ != nullptr;
 }
 
 bool Event::isComplete() const { return status() <= CL_COMPLETE; }
@@ -235,23 +275,59 @@ void Event::submitted(unsigned slot, cl_event backendEvent) {
     if (watch) watchBackend(backendEvent);
 }
 
+void Event::submittedDeferred(unsigned slot, std::shared_ptr<DeferredEvent> later) {
+    bool watch;
+    {
+        std::unique_lock lock(mutex_);
+        slot_ = static_cast<int>(slot);
+        deferred_ = std::move(later);
+        times_[1] = hostNanoseconds();
+        // Somebody already waits to hear of it (a callback, the scheduler): the event is made now.
+        watch = notify_ || !callbacks_.empty();
+        watched_ = watch;
+        if (status_ == CL_QUEUED) {
+            status_ = CL_SUBMITTED;
+            runCallbacks(CL_SUBMITTED, lock);
+        }
+    }
+    changed_.notify_all();
+    EventSignal::raise();
+    if (!watch) return;
+    cl_event backend;
+    cl_int st = CL_COMPLETE;
+    {
+        std::lock_guard lock(mutex_);
+        backend = backendLocked();
+        if (!backend) deferredFinal(st);
+    }
+    if (backend)
+        watchBackend(backend);
+    else
+        complete(st);
+}
+
 void Event::needNotification() {
     cl_event backend;
+    cl_int st = CL_COMPLETE;
     {
         std::lock_guard lock(mutex_);
         notify_ = true;
-        if (status_ <= CL_COMPLETE || !backendEvent_ || watched_) return;  // submitted() will watch
+        if (status_ <= CL_COMPLETE || watched_) return;
+        backend = backendLocked();
+        if (!backend && !deferredFinal(st)) return;  // not submitted yet: submitted() will watch
         watched_ = true;
-        backend = backendEvent_;
     }
-    watchBackend(backend);
+    if (backend)
+        watchBackend(backend);
+    else
+        complete(st);
 }
 
 void Event::watchBackend(cl_event backend) {
     {
         Waiting& w = waiting();
         std::lock_guard lock(w.mutex);
-        w.events[backend] = this;
+        w.events.emplace(backend, this);
     }
     if (BACKEND(backend, clSetEventCallback)(backend, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
         // Cannot be told: wait here instead (rare; keeps the event correct).
@@ -309,11 +385,18 @@ void Event::setUserStatus(cl_int status) {
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
     while (status_ > CL_COMPLETE) {
+        if (cl_int st; !backendLocked() && deferredFinal(st)) {
+            lock.unlock();
+            complete(st);
+            lock.lock();
+            continue;
+        }
         if (backendEvent_) {  // wait on the backend directly rather than for its callback
             cl_event backend = backendEvent_;
             lock.unlock();
             BACKEND(backend, clWaitForEvents)(1, &backend);
             cl_int st = backendStatus(backend);
+            if (st <= CL_COMPLETE && deferred_) deferred_->sawComplete(st);
             if (st <= CL_COMPLETE)
                 complete(st < 0 ? st : CL_COMPLETE);
             else

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "platform/context.hpp"
+#include "platform/deferred_event.hpp"
 #include "platform/object.hpp"
 
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -40,6 +42,15 @@ public:
     // unless push notification is needed: then a backend completion callback tells at once. A
     // callback costs about 11 us per command on NVIDIA, so only events that need one get one.
     void submitted(unsigned slot, cl_event backendEvent);
+    // The command was enqueued on `later`'s queue without a backend event (deferred_event.hpp):
+    // one is made only if somebody needs it.
+    void submittedDeferred(unsigned slot, std::shared_ptr<DeferredEvent> later);
+    // While the command runs on `slot` without a backend event of its own: its deferred event. A
+    // command enqueued on the same in-order backend queue is ordered after it without waiting.
+    std::shared_ptr<DeferredEvent> deferredOn(unsigned slot) const;
+    // False while asking the status would make a deferred event's marker (the queue's bookkeeping
+    // asks only when it must).
+    bool cheapToAsk() const;
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
 
@@ -71,6 +82,10 @@ protected:
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
     void watchBackend(cl_event backend);  // registers the completion callback
+    // With mutex_ held: the backend event, made from the deferred one if need be. Null if there is
+    // none (not submitted, or a deferred one whose queue was finished instead: deferredFinal()).
+    cl_event backendLocked();
+    bool deferredFinal(cl_int& status) const;  // with mutex_ held
     void traceSpan(cl_int status);  // with mutex_ held
 
     Ref<Context> context_;
@@ -82,6 +97,7 @@ private:
     cl_int status_;
     int slot_ = -1;
     cl_event backendEvent_ = nullptr;
+    std::shared_ptr<DeferredEvent> deferred_;  // submittedDeferred(); backendEvent_ comes from it
     bool notify_ = false;   // push notification wanted (needNotification)
     bool watched_ = false;  // the backend completion callback is registered
     bool profiling_ = false;

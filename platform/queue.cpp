@@ -42,10 +42,12 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->properties_ = std::move(props);
     q->backend_.assign(context->slotCount(), nullptr);
     q->timing_.assign(context->slotCount(), nullptr);
+    q->openDeferred_.resize(context->slotCount());
     return q;
 }
 
 Queue::~Queue() {
+    openDeferred_.clear();  // its marker goes before the queue it was made on
     for (auto* queues : {&timing_, &backend_})
         for (cl_command_queue bq : *queues) {
             if (!bq) continue;
@@ -80,6 +82,35 @@ cl_command_queue Queue::timingQueue(unsigned slot) {
         if (!timing_[slot]) HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
     }
     return timing_[slot];
+}
+
+std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot) {
+    cl_command_queue q = backendQueue(slot);
+    std::lock_guard lock(deferredMutex_);
+    auto& open = openDeferred_[slot];
+    if (!open || !open->stillOpen()) open = std::make_shared<DeferredEvent>(q);
+    return open;
+}
+
+void Queue::enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event) {
+    std::shared_ptr<DeferredEvent> open;
+    {
+        std::lock_guard lock(deferredMutex_);
+        open = openDeferred_[slot];
+    }
+    if (!open || open->queue() != backendQueue || !open->stillOpen()) return;
+    // The event may be of another queue (a split launch's ends on a queue of its own): ask.
+    cl_command_queue of = nullptr;
+    BACKEND(event, clGetEventInfo)(event, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+    if (of == backendQueue) open->closeWith(event);
+}
+
+std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
+    std::vector<cl_event> all = events;
+    for (const auto& d : deferred)
+        if (d->queue() != target)
+            if (cl_event marker = d->get()) all.push_back(marker);  // null: its queue was finished
+    return all;
 }
 
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
@@ -139,8 +170,18 @@ void Queue::pruneOutstanding() {
         std::lock_guard lock(mutex_);
         for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
     }
-    for (auto& e : oldest)
+    // Asking a deferred event makes its marker: only once enough commands wait (one marker then
+    // serves all of them), so that a launch-heavy program pays for one in dozens of launches.
+    constexpr size_t kDeferredBacklog = 64;
+    size_t backlog;
+    {
+        std::lock_guard lock(mutex_);
+        backlog = outstanding_.size();
+    }
+    for (auto& e : oldest) {
+        if (!e->cheapToAsk() && backlog < kDeferredBacklog) break;
         if (!e->isComplete() && !outOfOrder()) break;
+    }
     oldest.clear();
     std::lock_guard lock(mutex_);
     auto done = [](const Ref<Event>& e) { return e->knownComplete(); };
@@ -191,15 +232,19 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
     Event& event = *c.event;
     try {
         int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
-        Submission submission{*this, slot, nullptr, {}};
+        Submission submission{*this, slot, nullptr, {}, {}, {}};
         if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
         // A dependency that failed fails the command. One chained as a backend wait is not asked
         // (a call per dependency per command, microseconds on NVIDIA): if it failed unnoticed, the
         // backend fails the command the same way.
         for (const auto& d : c.dependencies) {
             if (!d->knownComplete() && slot >= 0) {
+                if (auto later = d->deferredOn(static_cast<unsigned>(slot))) {
+                    submission.deferred.push_back(std::move(later));  // waitsOn() decides
+                    continue;
+                }
                 if (cl_event be = d->backendEventFor(static_cast<unsigned>(slot))) {
-                    submission.waitList.push_back(be);
+                    submission.events.push_back(be);
                     continue;
                 }
             }
@@ -221,8 +266,12 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         }
         event.submitting(slot);
         cl_event done = c.submit(submission);
-        if (done) {
-            event.submitted(static_cast<unsigned>(slot), done);
+        if (done || submission.deferredDone) {
+            if (done) {
+                enqueuedWithEvent(static_cast<unsigned>(slot), submission.backendQueue, done);
+                event.submitted(static_cast<unsigned>(slot), done);
+            } else
+                event.submittedDeferred(static_cast<unsigned>(slot), std::move(submission.deferredDone));
             // Flushed at once: on the H100, flushing only when another queue or a callback needed a
             // command, or from a background thread, made each launch slower (16.8 and 19.1 us
             // against 13.8, docs/results/h100-session4/).

@@ -36,6 +36,14 @@ public:
     // Null when the backend refuses one. Commands on it are ordered by their wait lists.
     cl_command_queue timingQueue(unsigned slot);
 
+    // For a command just enqueued on backendQueue(slot) without an event: the deferred event it
+    // shares with the commands enqueued there since the last one was made (deferred_event.hpp).
+    std::shared_ptr<DeferredEvent> deferredEventAfterLast(unsigned slot);
+    // A command with a backend event of its own was just enqueued on `backendQueue`: when that is
+    // backendQueue(slot), its event closes the open deferred event there (DeferredEvent::closeWith).
+    // Called while submitting (submitMutex_ held), so nothing is enqueued there in between.
+    void enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event);
+
     // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
     // returns it as references.
     std::vector<Ref<Event>> waitList(cl_uint count, const cl_event* events) const;
@@ -77,6 +85,8 @@ private:
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
     std::vector<cl_command_queue> timing_;  // side queues with profiling (timingQueue)
+    std::mutex deferredMutex_;
+    std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
     std::mutex backendMutex_;
     std::mutex traceMutex_;
     std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn

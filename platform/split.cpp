@@ -980,7 +980,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
             a.mem->backendMem(r.gpu);
             a.mem->backendMem(r.cpu);
         }
-    std::vector<cl_event> gpuWait = sub.waitList;
+    std::vector<cl_event> gpuWait = sub.waitsOn(gpuQueue);
     std::vector<Storage*> staleOnCpu;
     for (Storage* s : storages) {
         s->makeFresh(r.gpu, sub.queue, gpuWait);

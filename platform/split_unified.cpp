@@ -413,7 +413,7 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
     std::vector<std::unique_lock<std::mutex>> locks;
     for (Storage* s : storages) locks.emplace_back(s->mutex);
     // Nothing moves (one copy); each side waits for the writes still running before its first chunk.
-    std::vector<cl_event> waits[2] = {sub.waitList, {}};
+    std::vector<cl_event> waits[2] = {sub.waitsOn(nullptr), {}};  // the sides run on queues of their own
     for (Storage* s : storages)
         for (Side side : {Gpu, Cpu}) s->makeFresh(r.slot[side], sub.queue, waits[side]);
     for (const auto& a : args)  // the backend objects exist before the side threads use them

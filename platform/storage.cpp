@@ -84,13 +84,33 @@ size_t Storage::transferSlicePitch() const {
     return slices ? image_.slicePitch : 0;
 }
 
+void Storage::settle(Copy& c) {
+    if (!c.later) return;
+    cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
+    if (marker) BACKEND(marker, clRetainEvent)(marker);
+    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+    c.ready = marker;
+    c.later.reset();
+}
+
+cl_event Storage::readyOn(unsigned slot) {
+    settle(copies_[slot]);
+    return copies_[slot].ready;
+}
+
+cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
+    Copy& c = copies_[slot];
+    if (c.later && target && c.later->queue() == target) return nullptr;
+    return readyOn(slot);
+}
+
 void Storage::upload(unsigned slot, Queue& queue) {
     trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
     cl_command_queue q = queue.backendQueue(slot);
     cl_mem m = backendMem(slot);
     // Whatever still uses the old contents of this copy finishes first.
-    cl_event ready = copies_[slot].ready;
+    cl_event ready = readyOn(slot);
     cl_uint waits = ready ? 1 : 0;
     cl_int err;
     if (isImage_) {
@@ -112,6 +132,7 @@ void Storage::download(unsigned slot, Queue& queue) {
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
+    settle(c);
     cl_uint waits = c.ready ? 1 : 0;
     cl_int err;
     if (isImage_) {
@@ -142,18 +163,18 @@ void Storage::makeHostFresh(Queue& queue) {
     hostVersion_ = version_;
 }
 
-void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList) {
+void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
     Copy& c = copies_[slot];
     if (c.version != version_) {
         if (!hostFresh()) makeHostFresh(queue);
-        upload(slot, queue);
+        upload(slot, queue);  // blocking: settles and waits for `ready` first
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = nullptr;
         c.version = version_;
         HETERO_LOG(Debug, "moved %zu bytes to slot %u (version %llu)", bytes_, slot, (unsigned long long)version_);
     }
-    if (c.ready) waitList.push_back(c.ready);
+    if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
 }
 
 void Storage::wroteOn(unsigned slot, cl_event ready) {
@@ -163,11 +184,23 @@ void Storage::wroteOn(unsigned slot, cl_event ready) {
     if (ready) BACKEND(ready, clRetainEvent)(ready);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = ready;
+    c.later.reset();
+    c.version = version_;
+}
+
+void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
+    if (unified_) return unifiedWroteOn(slot, ready->get());  // bridges to other slots need the event now
+    ++version_;
+    Copy& c = copies_[slot];
+    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+    c.ready = nullptr;
+    c.later = ready;
     c.version = version_;
 }
 
 void Storage::setReady(unsigned slot, cl_event event) {
     Copy& c = copies_[slot];
+    c.later.reset();
     BACKEND(event, clRetainEvent)(event);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = event;

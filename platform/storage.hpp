@@ -4,11 +4,13 @@
 #pragma once
 
 #include "platform/context.hpp"
+#include "platform/deferred_event.hpp"
 
 #include <CL/cl.h>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -53,13 +55,19 @@ public:
     bool hostFresh() const { return hostVersion_ == version_; }
     // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
     int freshSlot(unsigned preferred) const;
-    cl_event readyOn(unsigned slot) const { return copies_[slot].ready; }
+    // The backend event after which `slot`'s copy is ready (owned here), if any; a deferred one is
+    // made now. readyFor(): none when that is a deferred event of `target`, an in-order queue
+    // that orders the work after it anyway.
+    cl_event readyOn(unsigned slot);
+    cl_event readyFor(unsigned slot, cl_command_queue target);
     // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
-    // queues). Appends the event that makes the copy ready, if any, to `waitList`.
-    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList);
+    // queues). Appends the event that makes the copy ready, if any, to `waitList` (see readyFor:
+    // `target` is the queue the work that waits goes to, if known).
+    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target = nullptr);
     void makeHostFresh(Queue& queue);
     // A write ran (or will run, when `ready` completes) on `slot`: only that copy is current now.
     void wroteOn(unsigned slot, cl_event ready);
+    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);  // no event yet
     void wroteOnHost();
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
@@ -89,7 +97,9 @@ private:
         cl_mem mem = nullptr;
         uint64_t version = 0;
         cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
+        std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
     };
+    void settle(Copy& c);  // `later` becomes `ready`
     Ref<Context> context_;
     size_t bytes_;
     bool isImage_;

@@ -136,6 +136,7 @@ void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
         }
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = after;
+        c.later.reset();
     }
 }
 
