@@ -272,10 +272,14 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
                 event.submitted(static_cast<unsigned>(slot), done);
             } else
                 event.submittedDeferred(static_cast<unsigned>(slot), std::move(submission.deferredDone));
-            // Flushed at once: on the H100, flushing only when another queue or a callback needed a
-            // command, or from a background thread, made each launch slower (16.8 and 19.1 us
-            // against 13.8, docs/results/h100-session4/).
-            BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
+            // Commands with events are flushed at once: on the H100, flushing them only when another
+            // queue or a callback needed one, or from a background thread, made each launch slower
+            // (16.8 and 19.1 us against 13.8, docs/results/h100-session4/). Launches without one
+            // are flushed every 16th: a flush costs about 2 us on NVIDIA, and whoever needs one of
+            // them makes its marker, which flushes (DeferredEvent::get), as do clFlush and clFinish.
+            constexpr unsigned kDeferredFlushEvery = 16;
+            if (done || unflushedDeferred_++ % kDeferredFlushEvery == 0)
+                BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
         }
@@ -311,8 +315,16 @@ double Queue::traceStart(int slot, double submitted, double completed) {
 }
 
 void Queue::flush() {
-    // Commands reach the backends as soon as their dependencies allow, and backend queues are
-    // flushed after every submission; what is still pending is in the scheduler's hands.
+    // Commands reach the backends as soon as their dependencies allow; what is still pending is
+    // in the scheduler's hands. Launches without events may wait in a backend queue unflushed
+    // (trySubmit): flushed here.
+    std::vector<cl_command_queue> queues;
+    {
+        std::lock_guard lock(backendMutex_);
+        queues = backend_;
+    }
+    for (cl_command_queue q : queues)
+        if (q) BACKEND(q, clFlush)(q);
 }
 
 cl_int Queue::finish() {

@@ -97,6 +97,7 @@ private:
     std::deque<std::unique_ptr<Command>> pending_;
     std::vector<Ref<Event>> outstanding_;  // enqueued and not known complete (for finish / barriers)
     std::atomic<unsigned> enqueues_{0};     // pruneOutstanding polls at every 4th
+    unsigned unflushedDeferred_ = 0;       // under submitMutex_: launches without events (trySubmit)
     Ref<Event> last_;                      // in-order: the previous command
     Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
 };
