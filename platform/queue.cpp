@@ -79,7 +79,10 @@ cl_command_queue Queue::timingQueue(unsigned slot) {
         cl_int err = CL_SUCCESS;
         cl_context c = context_->backend(slot);
         timing_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, CL_QUEUE_PROFILING_ENABLE, &err);
-        if (!timing_[slot]) HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
+        if (!timing_[slot] && !timingRefused_) {  // once per queue: auto mode asks again now and then
+            HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
+            timingRefused_ = true;
+        }
     }
     return timing_[slot];
 }

@@ -85,6 +85,7 @@ private:
     std::vector<cl_queue_properties> properties_;
     std::vector<cl_command_queue> backend_;
     std::vector<cl_command_queue> timing_;  // side queues with profiling (timingQueue)
+    bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
     std::mutex backendMutex_;
