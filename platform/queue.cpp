@@ -48,12 +48,13 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
 
 Queue::~Queue() {
     openDeferred_.clear();  // its marker goes before the queue it was made on
+    // No clFinish: the last reference may drop on a backend's callback thread (an event completing
+    // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
+    // command of this queue is complete by now; the backend deletes a released queue once its
+    // commands are done.
     for (auto* queues : {&timing_, &backend_})
-        for (cl_command_queue bq : *queues) {
-            if (!bq) continue;
-            BACKEND(bq, clFinish)(bq);
-            BACKEND(bq, clReleaseCommandQueue)(bq);
-        }
+        for (cl_command_queue bq : *queues)
+            if (bq) BACKEND(bq, clReleaseCommandQueue)(bq);
 }
 
 cl_command_queue Queue::backendQueue(unsigned slot) {

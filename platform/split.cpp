@@ -168,10 +168,10 @@ struct SplitResources {
             for (cl_kernel k : r->merge)
                 if (k) BACKEND(k, clReleaseKernel)(k);
             if (r->mergeProgram) BACKEND(r->mergeProgram, clReleaseProgram)(r->mergeProgram);
-            if (r->queue) {
-                BACKEND(r->queue, clFinish)(r->queue);
-                BACKEND(r->queue, clReleaseCommandQueue)(r->queue);
-            }
+            // No clFinish (see Queue::~Queue): this may run on a backend's callback thread, when
+            // the context goes with an event's last reference. The split threads that used the
+            // queue waited for their work before letting go of these resources.
+            if (r->queue) BACKEND(r->queue, clReleaseCommandQueue)(r->queue);
         }
     }
 };

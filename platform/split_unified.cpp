@@ -35,12 +35,11 @@ struct UnifiedResources {
         }
         return queues[slot];
     }
+    // No clFinish (see Queue::~Queue): the context may go on a backend's callback thread. Every
+    // launch holds the context until its work is done.
     ~UnifiedResources() {
         for (cl_command_queue q : queues)
-            if (q) {
-                BACKEND(q, clFinish)(q);
-                BACKEND(q, clReleaseCommandQueue)(q);
-            }
+            if (q) BACKEND(q, clReleaseCommandQueue)(q);
     }
 };
 

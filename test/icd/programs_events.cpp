@@ -135,3 +135,41 @@ TEST_CASE("out-of-order queue with a barrier", "[programs][events]") {
     clReleaseKernel(ka), clReleaseKernel(kb), clReleaseKernel(ks), clReleaseProgram(p);
     clReleaseMemObject(a), clReleaseMemObject(b);
 }
+
+namespace {
+void CL_CALLBACK releaseInCallback(cl_event e, cl_int status, void* count) {
+    if (status == CL_COMPLETE) static_cast<std::atomic<int>*>(count)->fetch_add(1);
+    clReleaseEvent(e);  // the last reference to everything: the queue and context go on this thread
+}
+}  // namespace
+
+TEST_CASE("a context and queue released while their launch runs go when its callback lets go",
+          "[programs][events]") {
+    // The launch's completion, heard on a backend's callback thread, drops the last references to
+    // the queue and the context there, where blocking backend calls are undefined.
+    cl_platform_id platform = cltest::heteroPlatform();
+    cl_device_id device = cltest::heteroDevice();
+    (void)platform;
+    const char* source = "__kernel void k(__global int* a) { for (int i = 0; i < 2000; ++i) a[get_global_id(0)] += i; }";
+    const int rounds = 20;
+    std::atomic<int> completed{0};
+    for (int r = 0; r < rounds; ++r) {
+        cl_int err = CL_SUCCESS;
+        cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+        REQUIRE(err == CL_SUCCESS);
+        cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+        cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+        REQUIRE(clBuildProgram(program, 1, &device, "", nullptr, nullptr) == CL_SUCCESS);
+        cl_kernel kernel = clCreateKernel(program, "k", &err);
+        cl_mem buf = clCreateBuffer(context, CL_MEM_READ_WRITE, 4096 * sizeof(cl_int), nullptr, &err);
+        setArg(kernel, 0, buf);
+        size_t n = 4096;
+        cl_event done = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, &done) == CL_SUCCESS);
+        REQUIRE(clSetEventCallback(done, CL_COMPLETE, releaseInCallback, &completed) == CL_SUCCESS);
+        clReleaseKernel(kernel), clReleaseProgram(program), clReleaseMemObject(buf);
+        clReleaseCommandQueue(queue), clReleaseContext(context);
+    }
+    for (int i = 0; i < 3000 && completed.load() < rounds; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(completed.load() == rounds);
+}
