@@ -26,7 +26,7 @@ struct Submission {
     // are made now. Borrowed; valid during submit().
     std::vector<cl_event> waitsOn(cl_command_queue target) const;
     // Set by a submit() that enqueued its work on backendQueue without an event (and returned
-    // nullptr): Queue::deferredEventAfterLast(slot).
+    // nullptr): Queue::deferredEventAfterLast().
     std::shared_ptr<DeferredEvent> deferredDone;
 
     std::vector<cl_event> events;                           // of dependencies, borrowed

@@ -104,10 +104,13 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
     if (sub.backendQueue) waitList = waitsForCommandOn(sub.backendQueue, waitList);
     cl_event done = enqueue(waitList);
     // `enqueue` may leave the work without an event (Submission::deferredDone).
-    for (const auto& a : accesses)
+    for (const auto& a : accesses) {
         if (!a.writes) continue;
-        else if (done || !sub.deferredDone) a.mem->storage().wroteOn(slot, done);
-        else a.mem->storage().wroteOn(slot, sub.deferredDone);
+        if (sub.deferredDone && !done)
+            a.mem->storage().wroteOn(slot, sub.deferredDone);
+        else
+            a.mem->storage().wroteOn(slot, done);
+    }
     return done;
 }
 

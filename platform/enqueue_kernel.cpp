@@ -158,7 +158,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     check(BACKEND(sub.backendQueue, clEnqueueNDRangeKernel)(
                         sub.backendQueue, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
                         launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), deferrable ? nullptr : &e));
-                    if (deferrable) sub.deferredDone = sub.queue.deferredEventAfterLast(static_cast<unsigned>(sub.slot));
+                    if (deferrable) sub.deferredDone = sub.queue.deferredEventAfterLast(static_cast<unsigned>(sub.slot), sub.backendQueue);
                     return e;
                 });
                 // Unsplit launches feed the history that decides whether splitting this kernel pays.

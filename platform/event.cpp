@@ -253,16 +253,18 @@ void Event::submitting(int slot) {
     trace_.begin = trace::now();
 }
 
-void Event::submitted(unsigned slot, cl_event backendEvent) {
+void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<DeferredEvent> later) {
     bool watch;
     {
         std::unique_lock lock(mutex_);
         slot_ = static_cast<int>(slot);
         backendEvent_ = backendEvent;
+        deferred_ = std::move(later);
         times_[1] = hostNanoseconds();
         // Decided with the event published, before any callback runs: needNotification() from
         // now on sees it and never registers a second callback. Profiled and traced commands
-        // take their end time from the completion: heard at once.
+        // take their end time from the completion: heard at once. (Such commands are never
+        // deferred; a deferred one somebody already waits to hear of gets its event made now.)
         watch = notify_ || !callbacks_.empty() || profiling_ || trace_.begin >= 0;
         watched_ = watch;
         if (status_ == CL_QUEUED) {
@@ -272,26 +274,6 @@ void Event::submitted(unsigned slot, cl_event backendEvent) {
     }
     changed_.notify_all();  // waiters without a backend event to wait on can wait on this one now
     EventSignal::raise();
-    if (watch) watchBackend(backendEvent);
-}
-
-void Event::submittedDeferred(unsigned slot, std::shared_ptr<DeferredEvent> later) {
-    bool watch;
-    {
-        std::unique_lock lock(mutex_);
-        slot_ = static_cast<int>(slot);
-        deferred_ = std::move(later);
-        times_[1] = hostNanoseconds();
-        // Somebody already waits to hear of it (a callback, the scheduler): the event is made now.
-        watch = notify_ || !callbacks_.empty();
-        watched_ = watch;
-        if (status_ == CL_QUEUED) {
-            status_ = CL_SUBMITTED;
-            runCallbacks(CL_SUBMITTED, lock);
-        }
-    }
-    changed_.notify_all();
-    EventSignal::raise();
     if (!watch) return;
     cl_event backend;
     cl_int st = CL_COMPLETE;
@@ -300,10 +282,7 @@ void Event::submittedDeferred(unsigned slot, std::shared_ptr<DeferredEvent> late
         backend = backendLocked();
         if (!backend) deferredFinal(st);
     }
-    if (backend)
-        watchBackend(backend);
-    else
-        complete(st);
+    hear(backend, st);
 }
 
 void Event::needNotification() {
@@ -317,10 +296,14 @@ void Event::needNotification() {
         if (!backend && !deferredFinal(st)) return;  // not submitted yet: submitted() will watch
         watched_ = true;
     }
+    hear(backend, st);
+}
+
+void Event::hear(cl_event backend, cl_int finalStatus) {
     if (backend)
         watchBackend(backend);
     else
-        complete(st);
+        complete(finalStatus);  // a deferred event whose queue was finished instead of marked
 }
 
 void Event::watchBackend(cl_event backend) {

@@ -41,10 +41,9 @@ public:
     // Completion is noticed when somebody asks (status queries, waits, the queue's bookkeeping)
     // unless push notification is needed: then a backend completion callback tells at once. A
     // callback costs about 11 us per command on NVIDIA, so only events that need one get one.
-    void submitted(unsigned slot, cl_event backendEvent);
-    // The command was enqueued on `later`'s queue without a backend event (deferred_event.hpp):
-    // one is made only if somebody needs it.
-    void submittedDeferred(unsigned slot, std::shared_ptr<DeferredEvent> later);
+    // `backendEvent` null and `later` set: the command was enqueued on `later`'s queue without a
+    // backend event (deferred_event.hpp); one is made only if somebody needs it.
+    void submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<DeferredEvent> later = nullptr);
     // While the command runs on `slot` without a backend event of its own: its deferred event. A
     // command enqueued on the same in-order backend queue is ordered after it without waiting.
     std::shared_ptr<DeferredEvent> deferredOn(unsigned slot) const;
@@ -82,6 +81,7 @@ protected:
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
     void watchBackend(cl_event backend);  // registers the completion callback
+    void hear(cl_event backend, cl_int finalStatus);  // watchBackend(backend), or complete when null
     // With mutex_ held: the backend event, made from the deferred one if need be. Null if there is
     // none (not submitted, or a deferred one whose queue was finished instead: deferredFinal()).
     cl_event backendLocked();
@@ -97,7 +97,7 @@ private:
     cl_int status_;
     int slot_ = -1;
     cl_event backendEvent_ = nullptr;
-    std::shared_ptr<DeferredEvent> deferred_;  // submittedDeferred(); backendEvent_ comes from it
+    std::shared_ptr<DeferredEvent> deferred_;  // submitted() without an event; backendEvent_ comes from it
     bool notify_ = false;   // push notification wanted (needNotification)
     bool watched_ = false;  // the backend completion callback is registered
     bool profiling_ = false;

@@ -88,8 +88,7 @@ cl_command_queue Queue::timingQueue(unsigned slot) {
     return timing_[slot];
 }
 
-std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot) {
-    cl_command_queue q = backendQueue(slot);
+std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot, cl_command_queue q) {
     std::lock_guard lock(deferredMutex_);
     auto& open = openDeferred_[slot];
     if (!open || !open->stillOpen()) open = std::make_shared<DeferredEvent>(q);
@@ -169,17 +168,14 @@ void Queue::pruneOutstanding() {
     // Every 4th enqueue: asking a backend costs a call (microseconds on NVIDIA), and a few more
     // finished commands held a little longer cost nothing.
     if (enqueues_.fetch_add(1, std::memory_order_relaxed) % 4 != 0) return;
-    std::vector<Ref<Event>> oldest;
-    {
-        std::lock_guard lock(mutex_);
-        for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
-    }
     // Asking a deferred event makes its marker: only once enough commands wait (one marker then
     // serves all of them), so that a launch-heavy program pays for one in dozens of launches.
     constexpr size_t kDeferredBacklog = 64;
+    std::vector<Ref<Event>> oldest;
     size_t backlog;
     {
         std::lock_guard lock(mutex_);
+        for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
         backlog = outstanding_.size();
     }
     for (auto& e : oldest) {
@@ -271,11 +267,8 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         event.submitting(slot);
         cl_event done = c.submit(submission);
         if (done || submission.deferredDone) {
-            if (done) {
-                enqueuedWithEvent(static_cast<unsigned>(slot), submission.backendQueue, done);
-                event.submitted(static_cast<unsigned>(slot), done);
-            } else
-                event.submittedDeferred(static_cast<unsigned>(slot), std::move(submission.deferredDone));
+            if (done) enqueuedWithEvent(static_cast<unsigned>(slot), submission.backendQueue, done);
+            event.submitted(static_cast<unsigned>(slot), done, done ? nullptr : std::move(submission.deferredDone));
             // Commands with events are flushed at once: on the H100, flushing them only when another
             // queue or a callback needed one, or from a background thread, made each launch slower
             // (16.8 and 19.1 us against 13.8, docs/results/h100-session4/). Launches without one

@@ -36,9 +36,9 @@ public:
     // Null when the backend refuses one. Commands on it are ordered by their wait lists.
     cl_command_queue timingQueue(unsigned slot);
 
-    // For a command just enqueued on backendQueue(slot) without an event: the deferred event it
-    // shares with the commands enqueued there since the last one was made (deferred_event.hpp).
-    std::shared_ptr<DeferredEvent> deferredEventAfterLast(unsigned slot);
+    // For a command just enqueued on `q` = backendQueue(slot) without an event: the deferred event
+    // it shares with the commands enqueued there since the last one was made (deferred_event.hpp).
+    std::shared_ptr<DeferredEvent> deferredEventAfterLast(unsigned slot, cl_command_queue q);
     // A command with a backend event of its own was just enqueued on `backendQueue`: when that is
     // backendQueue(slot), its event closes the open deferred event there (DeferredEvent::closeWith).
     // Called while submitting (submitMutex_ held), so nothing is enqueued there in between.

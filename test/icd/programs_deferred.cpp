@@ -16,6 +16,21 @@ const char* kAdd = R"(
     __kernel void add(__global int* v, int by) { v[get_global_id(0)] += by; }
     __kernel void copy(__global const int* from, __global int* to) { to[get_global_id(0)] = from[get_global_id(0)]; })";
 
+// A zeroed buffer of `n` ints and kernel `add` on it, adding `by` to every element.
+struct Adder {
+    cl_mem buf;
+    cl_program program;
+    cl_kernel add;
+    Adder(Env& env, size_t n, cl_int by) {
+        std::vector<cl_int> zeros(n, 0);
+        buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), zeros.data());
+        program = env.build(kAdd);
+        add = env.kernel(program, "add");
+        setArg(add, 0, buf), setArg(add, 1, by);
+    }
+    ~Adder() { clReleaseKernel(add), clReleaseProgram(program), clReleaseMemObject(buf); }
+};
+
 void CL_CALLBACK countCompletion(cl_event, cl_int status, void* counter) {
     if (status == CL_COMPLETE) static_cast<std::atomic<int>*>(counter)->fetch_add(1);
 }
@@ -25,11 +40,8 @@ TEST_CASE("events of launches in a long run are right when asked out of order", 
     Env env;
     const size_t n = 1024;
     const int launches = 300;
-    std::vector<cl_int> zeros(n, 0);
-    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
-    cl_program p = env.build(kAdd);
-    cl_kernel add = env.kernel(p, "add");
-    setArg(add, 0, buf), setArg(add, 1, cl_int(1));
+    Adder adder(env, n, 1);
+    cl_kernel add = adder.add;
     cl_event middle = nullptr, late = nullptr, last = nullptr;
     for (int i = 0; i < launches; ++i) {
         cl_event* out = i == 100 ? &middle : i == 250 ? &late : i == launches - 1 ? &last : nullptr;
@@ -45,14 +57,13 @@ TEST_CASE("events of launches in a long run are right when asked out of order", 
     REQUIRE(clWaitForEvents(1, &last) == CL_SUCCESS);
     REQUIRE(clGetEventInfo(late, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
     CHECK(status == CL_COMPLETE);  // ahead of `last` in an in-order queue
-    auto out = env.read<cl_int>(buf, n);
+    auto out = env.read<cl_int>(adder.buf, n);
     CHECK(out[0] == launches);
     CHECK(out[n - 1] == launches);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     for (int i = 0; i < 500 && completions.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     CHECK(completions.load() == 1);
     clReleaseEvent(middle), clReleaseEvent(late), clReleaseEvent(last);
-    clReleaseKernel(add), clReleaseProgram(p), clReleaseMemObject(buf);
 }
 
 TEST_CASE("launches without events on one queue feed a launch on another queue through an event",
@@ -107,32 +118,25 @@ TEST_CASE("a buffer written by a released queue's launches is read through anoth
     cl_command_queue writer = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
     REQUIRE(err == CL_SUCCESS);
     const size_t n = 512;
-    std::vector<cl_int> zeros(n, 0);
-    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
-    cl_program p = env.build(kAdd);
-    cl_kernel add = env.kernel(p, "add");
-    setArg(add, 0, buf), setArg(add, 1, cl_int(3));
+    Adder adder(env, n, 3);
+    cl_kernel add = adder.add;
     for (int i = 0; i < 100; ++i)
         REQUIRE(clEnqueueNDRangeKernel(writer, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
     REQUIRE(clFinish(writer) == CL_SUCCESS);
     REQUIRE(clReleaseCommandQueue(writer) == CL_SUCCESS);
     // The writer's queue is gone; the buffer still knows what it waited for.
     REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
-    auto out = env.read<cl_int>(buf, n);
+    auto out = env.read<cl_int>(adder.buf, n);
     CHECK(out[0] == 303);
     CHECK(out[n - 1] == 303);
-    clReleaseKernel(add), clReleaseProgram(p), clReleaseMemObject(buf);
 }
 
 TEST_CASE("threads wait for and query the events of one queue's launches at once", "[programs][events][deferred][threads]") {
     Env env;
     const size_t n = 256;
     const int launches = 400;
-    std::vector<cl_int> zeros(n, 0);
-    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
-    cl_program p = env.build(kAdd);
-    cl_kernel add = env.kernel(p, "add");
-    setArg(add, 0, buf), setArg(add, 1, cl_int(1));
+    Adder adder(env, n, 1);
+    cl_kernel add = adder.add;
     std::vector<cl_event> events(launches, nullptr);
     for (int i = 0; i < launches; ++i)
         REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, i % 7 == 0 ? &events[i] : nullptr) ==
@@ -155,7 +159,7 @@ TEST_CASE("threads wait for and query the events of one queue's launches at once
         });
     for (auto& t : threads) t.join();
     CHECK(failures.load() == 0);
-    auto out = env.read<cl_int>(buf, n);
+    auto out = env.read<cl_int>(adder.buf, n);
     CHECK(out[0] == launches);
     for (cl_event e : events) {
         if (!e) continue;
@@ -164,5 +168,4 @@ TEST_CASE("threads wait for and query the events of one queue's launches at once
         CHECK(status == CL_COMPLETE);
         clReleaseEvent(e);
     }
-    clReleaseKernel(add), clReleaseProgram(p), clReleaseMemObject(buf);
 }
