@@ -2,8 +2,8 @@
 
 #include "devices/selection.hpp"
 #include "devices/vendor_registry.hpp"
-#include "platform/config.hpp"
-#include "platform/log.hpp"
+#include "platform/support/config.hpp"
+#include "platform/support/log.hpp"
 
 #include <dlfcn.h>
 

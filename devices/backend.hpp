@@ -2,7 +2,7 @@
 // loader (DESIGN.md decision 2), and the backend devices ("slots") the virtual device wraps.
 #pragma once
 
-#include "platform/object.hpp"
+#include "platform/support/object.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "devices/vendor_registry.hpp"
 
-#include "platform/config.hpp"
+#include "platform/support/config.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // Hetero's dispatch table: every handle Hetero hands out points here, and the ICD loader calls
 // through it. Entries with no meaning on Linux (Direct3D sharing) stay null.
-#include "platform/api.hpp"
-#include "platform/object.hpp"
+#include "platform/api/api.hpp"
+#include "platform/support/object.hpp"
 
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>

@@ -1,8 +1,8 @@
 // The only functions Hetero exports (see hetero.map): what an ICD loader looks up by name.
-// clIcdGetPlatformIDsKHR and clGetPlatformInfo are defined in platform/platform.cpp.
-#include "platform/api.hpp"
-#include "platform/counters.hpp"
-#include "platform/platform.hpp"
+// clIcdGetPlatformIDsKHR and clGetPlatformInfo are defined in platform/objects/platform.cpp.
+#include "platform/api/api.hpp"
+#include "platform/observe/counters.hpp"
+#include "platform/objects/platform.hpp"
 
 #include <cstring>
 

@@ -1,6 +1,6 @@
 #include "merge/merge.hpp"
 
-#include "platform/error.hpp"
+#include "platform/support/error.hpp"
 
 namespace hetero::merge {
 

@@ -5,7 +5,7 @@
 // -0.0 survive exactly). Also the buffer pool that snapshot and receive buffers come from.
 #pragma once
 
-#include "platform/object.hpp"
+#include "platform/support/object.hpp"
 
 #include <CL/cl.h>
 

@@ -1,4 +1,4 @@
-// Launches that Hetero enqueues without a backend event of their own (platform/deferred_event.hpp):
+// Launches that Hetero enqueues without a backend event of their own (platform/engine/deferred_event.hpp):
 // their events must still tell the truth when asked in any order, from any queue or thread, and
 // the memory they wrote must be waited for wherever it is used next. In discrete memory (the
 // one-slot-discrete, two-slots and split configurations, and the GPU machine) most whole launches

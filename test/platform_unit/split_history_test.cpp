@@ -1,6 +1,6 @@
-// Auto mode's policy (platform/split_history.hpp) on synthetic timings: when a launch splits, how
+// Auto mode's policy (platform/split/split_history.hpp) on synthetic timings: when a launch splits, how
 // probes are rationed, and what they may cost where splitting never pays.
-#include "platform/split_history.hpp"
+#include "platform/split/split_history.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -12,7 +12,7 @@ extern "C" {
 
 #define CL_HETERO_COUNTERS_EXTENSION_NAME "cl_hetero_counters"
 
-/* Indices into the array filled by clGetHeteroCountersEXT (see platform/counters.hpp). */
+/* Indices into the array filled by clGetHeteroCountersEXT (see platform/observe/counters.hpp). */
 #define CL_HETERO_BYTES_HOST_TO_DEVICE      0
 #define CL_HETERO_BYTES_DEVICE_TO_HOST      1
 #define CL_HETERO_BYTES_BETWEEN_DEVICES     2

@@ -1,0 +1,59 @@
+#include "platform/engine/deferred_event.hpp"
+
+#include "platform/support/log.hpp"
+#include "platform/support/object.hpp"
+
+namespace hetero {
+
+DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue) { BACKEND(queue_, clRetainCommandQueue)(queue_); }
+
+DeferredEvent::~DeferredEvent() {
+    if (marker_) BACKEND(marker_, clReleaseEvent)(marker_);
+    BACKEND(queue_, clReleaseCommandQueue)(queue_);
+}
+
+bool DeferredEvent::stillOpen() {
+    std::lock_guard lock(mutex_);
+    return !made_;
+}
+
+void DeferredEvent::closeWith(cl_event next) {
+    std::lock_guard lock(mutex_);
+    if (made_) return;
+    made_ = true;
+    BACKEND(next, clRetainEvent)(next);
+    marker_ = next;
+}
+
+cl_event DeferredEvent::get() {
+    std::lock_guard lock(mutex_);  // held across the enqueue: stillOpen() answers before or after it
+    if (made_) return marker_;
+    made_ = true;
+    cl_int err = BACKEND(queue_, clEnqueueMarkerWithWaitList)(queue_, 0, nullptr, &marker_);
+    if (err == CL_SUCCESS) {
+        BACKEND(queue_, clFlush)(queue_);
+        return marker_;
+    }
+    // No marker: wait for the queue itself, so that whoever asked still sees the truth.
+    HETERO_LOG(Warn, "a marker was refused (%d); waiting for the queue instead", err);
+    marker_ = nullptr;
+    err = BACKEND(queue_, clFinish)(queue_);
+    complete_ = true;
+    status_ = err == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    return nullptr;
+}
+
+bool DeferredEvent::seenComplete(cl_int& status) {
+    std::lock_guard lock(mutex_);
+    if (complete_) status = status_;
+    return complete_;
+}
+
+void DeferredEvent::sawComplete(cl_int status) {
+    std::lock_guard lock(mutex_);
+    if (complete_) return;
+    complete_ = true;
+    status_ = status;
+}
+
+}  // namespace hetero

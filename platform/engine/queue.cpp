@@ -1,0 +1,435 @@
+// Command queues: creation, the submission of commands to the backends, flush/finish, info.
+#include "platform/engine/queue.hpp"
+
+#include "platform/api/api.hpp"
+#include "platform/support/error.hpp"
+#include "platform/support/info.hpp"
+#include "platform/support/log.hpp"
+#include "platform/engine/scheduler.hpp"
+#include "platform/observe/trace.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace hetero {
+
+Queue* Queue::create(Context* context, const cl_queue_properties* properties, bool legacy,
+                     cl_command_queue_properties legacyFlags) {
+    cl_command_queue_properties flags = legacyFlags;
+    std::vector<cl_queue_properties> props;
+    if (!legacy && properties) {
+        for (const cl_queue_properties* p = properties; *p; p += 2) {
+            switch (p[0]) {
+            case CL_QUEUE_PROPERTIES: flags = p[1]; break;
+            case CL_QUEUE_SIZE: fail(CL_INVALID_QUEUE_PROPERTIES);  // only for on-device queues
+            default: fail(CL_INVALID_VALUE);
+            }
+            props.push_back(p[0]);
+            props.push_back(p[1]);
+        }
+        props.push_back(0);
+    }
+    const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE |
+                                              CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    require((flags & ~known) == 0, CL_INVALID_VALUE);
+    require((flags & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) == 0, CL_INVALID_QUEUE_PROPERTIES);
+
+    static std::atomic<unsigned> queuesCreated{0};
+    auto* q = new Queue;
+    q->id_ = ++queuesCreated;
+    q->context_ = Ref<Context>(context);
+    q->flags_ = flags;
+    q->properties_ = std::move(props);
+    q->backend_.assign(context->slotCount(), nullptr);
+    q->timing_.assign(context->slotCount(), nullptr);
+    q->openDeferred_.resize(context->slotCount());
+    return q;
+}
+
+Queue::~Queue() {
+    openDeferred_.clear();  // its marker goes before the queue it was made on
+    // No clFinish: the last reference may drop on a backend's callback thread (an event completing
+    // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
+    // command of this queue is complete by now; the backend deletes a released queue once its
+    // commands are done.
+    for (auto* queues : {&timing_, &backend_})
+        for (cl_command_queue bq : *queues)
+            if (bq) BACKEND(bq, clReleaseCommandQueue)(bq);
+}
+
+cl_command_queue Queue::backendQueue(unsigned slot) {
+    std::lock_guard lock(backendMutex_);
+    if (!backend_[slot]) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_int err = CL_SUCCESS;
+        cl_context c = context_->backend(slot);
+        backend_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        if (!backend_[slot]) {
+            HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
+            fail(CL_OUT_OF_RESOURCES);
+        }
+    }
+    return backend_[slot];
+}
+
+cl_command_queue Queue::timingQueue(unsigned slot) {
+    if (profiling()) return backendQueue(slot);
+    std::lock_guard lock(backendMutex_);
+    if (!timing_[slot]) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_int err = CL_SUCCESS;
+        cl_context c = context_->backend(slot);
+        timing_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (!timing_[slot] && !timingRefused_) {  // once per queue: auto mode asks again now and then
+            HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
+            timingRefused_ = true;
+        }
+    }
+    return timing_[slot];
+}
+
+std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot, cl_command_queue q) {
+    std::lock_guard lock(deferredMutex_);
+    auto& open = openDeferred_[slot];
+    if (!open || !open->stillOpen()) open = std::make_shared<DeferredEvent>(q);
+    return open;
+}
+
+void Queue::enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event) {
+    std::shared_ptr<DeferredEvent> open;
+    {
+        std::lock_guard lock(deferredMutex_);
+        open = openDeferred_[slot];
+    }
+    if (!open || open->queue() != backendQueue || !open->stillOpen()) return;
+    // The event may be of another queue (a split launch's ends on a queue of its own): ask.
+    cl_command_queue of = nullptr;
+    BACKEND(event, clGetEventInfo)(event, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+    if (of == backendQueue) open->closeWith(event);
+}
+
+std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
+    std::vector<cl_event> all = events;
+    for (const auto& d : deferred)
+        if (d->queue() != target)
+            if (cl_event marker = d->get()) all.push_back(marker);  // null: its queue was finished
+    return all;
+}
+
+std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
+    require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
+    std::vector<Ref<Event>> list;
+    for (cl_uint i = 0; i < count; ++i) {
+        Event* e = fromHandle<Event>(events[i]);
+        require(e != nullptr, CL_INVALID_EVENT_WAIT_LIST);
+        require(e->context() == context_.get(), CL_INVALID_CONTEXT);
+        list.emplace_back(e);
+    }
+    return list;
+}
+
+Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+                          std::function<cl_event(Submission&)> submit, bool isBarrier) {
+    const cl_command_type type = what.type;
+    pruneOutstanding();
+    Ref<Event> event(new Event(context_.get(), this, type), /*adopt=*/true);
+    if (trace::enabled()) event->setTraceLabel(std::move(what.detail), what.bytes, std::move(what.alsoTrace));
+    auto command = std::make_unique<Command>();
+    command->event = event;
+    command->place = std::move(place);
+    command->submit = std::move(submit);
+    {
+        std::lock_guard lock(mutex_);
+        bool markerLike = type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER;
+        if (!outOfOrder()) {
+            if (last_) dependencies.push_back(last_);
+            last_ = event;
+        } else {
+            if (lastBarrier_) dependencies.push_back(lastBarrier_);
+            // A marker or barrier without a wait list waits for everything enqueued before it.
+            if (markerLike && dependencies.empty())
+                for (const auto& e : outstanding_) dependencies.push_back(e);
+            if (isBarrier) lastBarrier_ = event;
+        }
+        command->dependencies = std::move(dependencies);
+        outstanding_.push_back(event);
+        pending_.push_back(std::move(command));
+    }
+    if (submitReady(/*mayBlock=*/false)) Scheduler::watch(this);
+    return event;
+}
+
+void Queue::pruneOutstanding() {
+    // Completion is noticed when asked (Event::needNotification): ask about the oldest commands,
+    // outside the lock (completing an event may run callbacks), and drop those that are done. In
+    // order, nothing after an unfinished command has finished: stop there, and only the finished
+    // front goes (no scan of thousands of queued commands per enqueue).
+    constexpr size_t kPolled = 4;
+    // Every 4th enqueue: asking a backend costs a call (microseconds on NVIDIA), and a few more
+    // finished commands held a little longer cost nothing.
+    if (enqueues_.fetch_add(1, std::memory_order_relaxed) % 4 != 0) return;
+    // Asking a deferred event makes its marker: only once enough commands wait (one marker then
+    // serves all of them), so that a launch-heavy program pays for one in dozens of launches.
+    constexpr size_t kDeferredBacklog = 64;
+    std::vector<Ref<Event>> oldest;
+    size_t backlog;
+    {
+        std::lock_guard lock(mutex_);
+        for (size_t i = 0; i < outstanding_.size() && i < kPolled; ++i) oldest.push_back(outstanding_[i]);
+        backlog = outstanding_.size();
+    }
+    for (auto& e : oldest) {
+        if (!e->cheapToAsk() && backlog < kDeferredBacklog) break;
+        if (!e->isComplete() && !outOfOrder()) break;
+    }
+    oldest.clear();
+    std::lock_guard lock(mutex_);
+    auto done = [](const Ref<Event>& e) { return e->knownComplete(); };
+    if (outOfOrder())
+        outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(), done), outstanding_.end());
+    else
+        outstanding_.erase(outstanding_.begin(), std::find_if_not(outstanding_.begin(), outstanding_.end(), done));
+}
+
+void Queue::notifyOutstanding() {
+    std::vector<Ref<Event>> events;
+    {
+        std::lock_guard lock(mutex_);
+        events = outstanding_;
+    }
+    for (auto& e : events) e->needNotification();
+}
+
+bool Queue::submitReady(bool mayBlock) {
+    std::unique_lock submitting(submitMutex_, std::defer_lock);
+    if (mayBlock)
+        submitting.lock();
+    else if (!submitting.try_lock())
+        return true;  // another thread is submitting for this queue; the scheduler will look again
+    for (;;) {
+        std::unique_ptr<Command> command;
+        {
+            std::lock_guard lock(mutex_);
+            auto ready = [](const std::unique_ptr<Command>& c) {
+                return std::all_of(c->dependencies.begin(), c->dependencies.end(),
+                                   [](const Ref<Event>& d) { return d->isResolvable(); });
+            };
+            auto it = outOfOrder() ? std::find_if(pending_.begin(), pending_.end(), ready)
+                                   : (pending_.empty() || !ready(pending_.front()) ? pending_.end() : pending_.begin());
+            if (it == pending_.end()) return !pending_.empty();
+            command = std::move(*it);
+            pending_.erase(it);
+        }
+        if (!trySubmit(*command, mayBlock)) {
+            std::lock_guard lock(mutex_);
+            pending_.push_front(std::move(command));
+            return true;
+        }
+    }
+}
+
+bool Queue::trySubmit(Command& c, bool mayBlock) {
+    Event& event = *c.event;
+    try {
+        int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
+        Submission submission{*this, slot, nullptr, {}, {}, {}};
+        if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
+        // A dependency that failed fails the command. One chained as a backend wait is not asked
+        // (a call per dependency per command, microseconds on NVIDIA): if it failed unnoticed, the
+        // backend fails the command the same way.
+        for (const auto& d : c.dependencies) {
+            if (!d->knownComplete() && slot >= 0) {
+                if (auto later = d->deferredOn(static_cast<unsigned>(slot))) {
+                    submission.deferred.push_back(std::move(later));  // waitsOn() decides
+                    continue;
+                }
+                if (cl_event be = d->backendEventFor(static_cast<unsigned>(slot))) {
+                    submission.events.push_back(be);
+                    continue;
+                }
+            }
+            if (d->isComplete()) {
+                if (d->status() < 0) {
+                    event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+                    return true;
+                }
+                continue;
+            }
+            if (!mayBlock) {
+                d->needNotification();  // its completion must wake the scheduler
+                return false;
+            }
+            if (d->wait() < 0) {
+                event.complete(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+                return true;
+            }
+        }
+        event.submitting(slot);
+        cl_event done = c.submit(submission);
+        if (done || submission.deferredDone) {
+            if (done) enqueuedWithEvent(static_cast<unsigned>(slot), submission.backendQueue, done);
+            event.submitted(static_cast<unsigned>(slot), done, done ? nullptr : std::move(submission.deferredDone));
+            // Commands with events are flushed at once: on the H100, flushing them only when another
+            // queue or a callback needed one, or from a background thread, made each launch slower
+            // (16.8 and 19.1 us against 13.8, docs/results/h100-session4/). Launches without one
+            // are flushed every 16th: a flush costs about 2 us on NVIDIA, and whoever needs one of
+            // them makes its marker, which flushes (DeferredEvent::get), as do clFlush and clFinish.
+            constexpr unsigned kDeferredFlushEvery = 16;
+            if (done || unflushedDeferred_++ % kDeferredFlushEvery == 0)
+                BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
+        } else {
+            event.complete(CL_COMPLETE);
+        }
+    } catch (const Error& e) {
+        HETERO_LOG(Warn, "command 0x%x failed: %s", event.commandType(), errorName(e.code));
+        event.complete(e.code < 0 ? e.code : CL_OUT_OF_RESOURCES);
+    } catch (const std::bad_alloc&) {
+        event.complete(CL_OUT_OF_HOST_MEMORY);
+    }
+    return true;
+}
+
+std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std::vector<cl_event>& waitList) {
+    std::vector<cl_event> kept;
+    kept.reserve(waitList.size());
+    for (auto it = waitList.begin(); it != waitList.end(); ++it) {
+        cl_event e = *it;
+        // The previous command is often also the last writer of every object: ask once.
+        if (std::find(waitList.begin(), it, e) != it) continue;
+        cl_command_queue of = nullptr;
+        BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+        if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
+    }
+    return kept;
+}
+
+double Queue::traceStart(int slot, double submitted, double completed) {
+    std::lock_guard lock(traceMutex_);
+    double& last = traceLastEnd_[slot];
+    double start = std::min(completed, std::max(submitted, last));
+    last = std::max(last, completed);
+    return start;
+}
+
+void Queue::flush() {
+    // Commands reach the backends as soon as their dependencies allow; what is still pending is
+    // in the scheduler's hands. Launches without events may wait in a backend queue unflushed
+    // (trySubmit): flushed here.
+    std::vector<cl_command_queue> queues;
+    {
+        std::lock_guard lock(backendMutex_);
+        queues = backend_;
+    }
+    for (cl_command_queue q : queues)
+        if (q) BACKEND(q, clFlush)(q);
+}
+
+cl_int Queue::finish() {
+    std::vector<Ref<Event>> waitFor;
+    {
+        std::lock_guard lock(mutex_);
+        waitFor = outstanding_;
+    }
+    for (auto& e : waitFor) e->wait();
+    std::lock_guard lock(mutex_);
+    outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
+                                      [](const Ref<Event>& e) { return e->knownComplete(); }),
+                       outstanding_.end());
+    return CL_SUCCESS;
+}
+
+cl_int Queue::info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet) {
+    InfoWriter out(size, value, sizeRet);
+    switch (param) {
+    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(Device::instance()->handle());
+    case CL_QUEUE_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
+    case CL_QUEUE_PROPERTIES: return out.scalar<cl_command_queue_properties>(flags_);
+    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(properties_);
+    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;
+    default: return CL_INVALID_VALUE;
+    }
+}
+
+}  // namespace hetero
+
+using namespace hetero;
+
+namespace {
+cl_command_queue createQueue(cl_context context, cl_device_id device, const cl_queue_properties* properties,
+                             bool legacy, cl_command_queue_properties flags, cl_int* errcode_ret) {
+    return guardedCreate(errcode_ret, [&]() -> cl_command_queue {
+        Context* c = fromHandle<Context>(context);
+        require(c != nullptr, CL_INVALID_CONTEXT);
+        require(isOurDevice(device), CL_INVALID_DEVICE);
+        return Queue::create(c, properties, legacy, flags)->handle();
+    });
+}
+}  // namespace
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties properties, cl_int* errcode_ret) {
+    return createQueue(context, device, nullptr, true, properties, errcode_ret);
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                                const cl_queue_properties* properties,
+                                                                cl_int* errcode_ret) {
+    return createQueue(context, device, properties, false, 0, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->retain();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->flush();
+    // Each pending command's event holds the queue until it completes: make sure every completion
+    // is heard, so that the queue goes once its commands are done even if nobody asks about them.
+    q->notifyOutstanding();
+    q->release();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                                         size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
+    return guarded([&] {
+        Queue* q = fromHandle<Queue>(command_queue);
+        require(q != nullptr, CL_INVALID_COMMAND_QUEUE);
+        return q->info(param_name, param_value_size, param_value, param_value_size_ret);
+    });
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    if (!q) return CL_INVALID_COMMAND_QUEUE;
+    q->flush();
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+    return guarded([&] {
+        Queue* q = fromHandle<Queue>(command_queue);
+        require(q != nullptr, CL_INVALID_COMMAND_QUEUE);
+        return q->finish();
+    });
+}
+
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue command_queue, cl_command_queue_properties properties,
+                                             cl_bool enable, cl_command_queue_properties* old_properties) {
+    Queue* q = fromHandle<Queue>(command_queue);
+    return q ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;  // deprecated in 1.1; properties are fixed
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+    if (!fromHandle<Context>(context)) return CL_INVALID_CONTEXT;
+    if (!isOurDevice(device)) return CL_INVALID_DEVICE;
+    return CL_INVALID_OPERATION;  // no on-device queues
+}

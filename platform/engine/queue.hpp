@@ -1,0 +1,111 @@
+// A Hetero command queue. Commands are submitted to the backends as soon as their dependencies
+// allow: at once from the enqueuing thread when nothing is ahead of them, else by the process-wide
+// scheduler thread (platform/engine/scheduler.cpp). In-order queues submit strictly in order; out-of-order queues submit any command
+// whose dependencies are met. Each Hetero queue owns one in-order backend queue per slot.
+#pragma once
+
+#include "platform/engine/command.hpp"
+#include "platform/objects/context.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace hetero {
+
+class Queue : public ApiObject<_cl_command_queue, Kind::CommandQueue> {
+public:
+    // properties: the cl_queue_properties list as given (may be null).
+    static Queue* create(Context* context, const cl_queue_properties* properties, bool legacy,
+                         cl_command_queue_properties legacyFlags);
+
+    Context* context() const { return context_.get(); }
+    cl_command_queue_properties flags() const { return flags_; }
+    // A number naming the queue in the trace ("queue 3"), unique in the process.
+    unsigned id() const { return id_; }
+    bool outOfOrder() const { return flags_ & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE; }
+    bool profiling() const { return flags_ & CL_QUEUE_PROFILING_ENABLE; }
+
+    // The backend queue of this queue on `slot`, created on first use.
+    cl_command_queue backendQueue(unsigned slot);
+    // A queue on `slot` with profiling enabled, for launches auto mode times (launch_timing.hpp):
+    // the backend queue itself when this queue profiles, else a side queue made on first use.
+    // Null when the backend refuses one. Commands on it are ordered by their wait lists.
+    cl_command_queue timingQueue(unsigned slot);
+
+    // For a command just enqueued on `q` = backendQueue(slot) without an event: the deferred event
+    // it shares with the commands enqueued there since the last one was made (deferred_event.hpp).
+    std::shared_ptr<DeferredEvent> deferredEventAfterLast(unsigned slot, cl_command_queue q);
+    // A command with a backend event of its own was just enqueued on `backendQueue`: when that is
+    // backendQueue(slot), its event closes the open deferred event there (DeferredEvent::closeWith).
+    // Called while submitting (submitMutex_ held), so nothing is enqueued there in between.
+    void enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event);
+
+    // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
+    // returns it as references.
+    std::vector<Ref<Event>> waitList(cl_uint count, const cl_event* events) const;
+
+    // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
+    // Returns the event (retained for the caller).
+    Ref<Event> enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
+                       std::function<cl_event(Submission&)> submit, bool isBarrier = false);
+
+    // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
+    // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
+    // Returns true if commands are still pending. Called by enqueue() and by the Scheduler.
+    bool submitReady(bool mayBlock);
+
+    // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
+    // `completed` (trace::now() values): when it could start running, i.e. not before the command
+    // ahead of it on the same in-order backend queue completed. Drawn from its submission, the
+    // commands of a pipelined queue would overlap each other by hundreds.
+    double traceStart(int slot, double submitted, double completed);
+
+    void flush();
+    cl_int finish();
+    cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
+
+    // clReleaseCommandQueue: every outstanding command's completion must be heard (see Event).
+    void notifyOutstanding();
+
+protected:
+    ~Queue() override;
+
+private:
+    Queue() = default;
+    bool trySubmit(Command& c, bool mayBlock);
+    void pruneOutstanding();
+
+    Ref<Context> context_;
+    unsigned id_ = 0;
+    cl_command_queue_properties flags_ = 0;
+    std::vector<cl_queue_properties> properties_;
+    std::vector<cl_command_queue> backend_;
+    std::vector<cl_command_queue> timing_;  // side queues with profiling (timingQueue)
+    bool timingRefused_ = false;            // under backendMutex_: warned that one failed
+    std::mutex deferredMutex_;
+    std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
+    std::mutex backendMutex_;
+    std::mutex traceMutex_;
+    std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
+
+    std::mutex submitMutex_;         // one thread submits for this queue at a time
+    std::mutex mutex_;               // guards everything below
+    std::condition_variable idle_;
+    std::deque<std::unique_ptr<Command>> pending_;
+    std::vector<Ref<Event>> outstanding_;  // enqueued and not known complete (for finish / barriers)
+    std::atomic<unsigned> enqueues_{0};     // pruneOutstanding polls at every 4th
+    unsigned unflushedDeferred_ = 0;       // under submitMutex_: launches without events (trySubmit)
+    Ref<Event> last_;                      // in-order: the previous command
+    Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
+};
+
+// The wait list of a command enqueued on `backendQueue` itself, without that queue's own events:
+// backend queues are in order, and naming such an event costs a cross-command wait on every launch
+// in some drivers (NVIDIA). Only for commands on that very queue (split engines use others).
+std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std::vector<cl_event>& waitList);
+
+}  // namespace hetero

@@ -1,0 +1,117 @@
+// The copies of one memory object: one per slot (created on first use) and one on the host, each
+// holding a version; the object's version is bumped by every write (DESIGN.md decision 5). A copy is
+// fresh when its version equals the object's. Moving work to a slot moves only what is stale there.
+#pragma once
+
+#include "platform/objects/context.hpp"
+#include "platform/engine/deferred_event.hpp"
+
+#include <CL/cl.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+class Queue;
+
+// Geometry of an image's host copy; bytes is the whole host copy.
+struct ImageLayout {
+    cl_image_format format{};
+    cl_image_desc desc{};
+    size_t elementSize = 0;
+    size_t rowPitch = 0;
+    size_t slicePitch = 0;
+    size_t region[3] = {1, 1, 1};
+};
+
+class Storage {
+public:
+    // hostPtr: the application's memory for CL_MEM_USE_HOST_PTR (used as the host copy), else null.
+    Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+
+    std::mutex mutex;  // guards all below; held across migrations
+
+    size_t bytes() const { return bytes_; }
+    bool isImage() const { return isImage_; }
+    // Unified memory (platform/memory/storage_unified.cpp): one host allocation that every slot's backend
+    // buffer uses directly, so every copy is always current; only the order of writes is tracked.
+    bool unified() const { return unified_; }
+    // Runs `fn` once no backend uses the memory any more (unified: after the last backend buffer on
+    // it is gone, which may be later than this object); at once otherwise.
+    void whenMemoryFree(std::function<void()> fn);
+    const ImageLayout& image() const { return image_; }
+
+    // --- all of these need `mutex` held ---
+    cl_mem backendMem(unsigned slot);        // created on first use; throws Error
+    unsigned char* host();                   // the host copy, allocated on first use
+    bool freshOn(unsigned slot) const { return copies_[slot].version == version_; }
+    bool hostFresh() const { return hostVersion_ == version_; }
+    // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
+    int freshSlot(unsigned preferred) const;
+    // The backend event after which `slot`'s copy is ready (owned here), if any; a deferred one is
+    // made now. readyFor(): none when that is a deferred event of `target`, an in-order queue
+    // that orders the work after it anyway.
+    cl_event readyOn(unsigned slot);
+    cl_event readyFor(unsigned slot, cl_command_queue target);
+    // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
+    // queues). Appends the event that makes the copy ready, if any, to `waitList` (see readyFor:
+    // `target` is the queue the work that waits goes to, if known).
+    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target = nullptr);
+    void makeHostFresh(Queue& queue);
+    // A write ran (or will run, when `ready` completes) on `slot`: only that copy is current now.
+    void wroteOn(unsigned slot, cl_event ready);
+    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);  // no event yet
+    void wroteOnHost();
+    // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
+    void setReady(unsigned slot, cl_event event);
+    // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
+    // a split launch brings them there in the background.
+    void freshLater(unsigned slot, cl_event ready);
+    // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
+    void initialContentsOnHost();
+    uint64_t version() const { return version_; }
+
+private:
+    size_t transferRowPitch() const;
+    size_t transferSlicePitch() const;
+    void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
+    void download(unsigned slot, Queue& queue);  // slot -> host, blocking
+
+    // Unified memory: the branches of the functions above (platform/memory/storage_unified.cpp).
+    bool unifiedInit(Context* context, void* useHostPtr, const ImageLayout* image);
+    cl_mem unifiedBackendMem(unsigned slot);
+    unsigned char* unifiedHost();
+    void unifiedWaitForWrites();
+    void unifiedWroteOn(unsigned slot, cl_event ready);
+    void unifiedWroteOnHost();
+    void unifiedRelease();
+
+    struct Copy {
+        cl_mem mem = nullptr;
+        uint64_t version = 0;
+        cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
+        std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
+    };
+    void settle(Copy& c);  // `later` becomes `ready`
+    Ref<Context> context_;
+    size_t bytes_;
+    bool isImage_;
+    ImageLayout image_;
+    uint64_t version_ = 0;
+    std::vector<Copy> copies_;
+    unsigned char* host_ = nullptr;
+    bool hostOwned_ = false;
+    uint64_t hostVersion_ = 0;
+    bool unified_ = false;
+    struct UnifiedMemory* unifiedMemory_ = nullptr;  // the allocation and who still uses it
+    cl_event lastWrite_ = nullptr;                   // unified: the backend event of the last write; owned
+};
+
+}  // namespace hetero

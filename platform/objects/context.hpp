@@ -1,0 +1,62 @@
+// A Hetero context: one backend context per slot, so slots never share backend objects.
+#pragma once
+
+#include "platform/memory/memory_model.hpp"
+#include "platform/support/object.hpp"
+#include "platform/objects/platform.hpp"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace hetero {
+
+struct SplitResources;  // platform/split/split.cpp
+struct UnifiedResources;  // platform/split/split_unified.cpp
+
+class Context : public ApiObject<_cl_context, Kind::Context> {
+public:
+    using Notify = void(CL_CALLBACK*)(const char*, const void*, size_t, void*);
+    using Destructor = void(CL_CALLBACK*)(cl_context, void*);
+
+    // Throws Error on failure.
+    static Context* create(const cl_context_properties* properties, Notify notify, void* userData);
+
+    size_t slotCount() const { return backend_.size(); }
+    cl_context backend(unsigned slot) const { return backend_[slot]; }
+    const std::vector<cl_context_properties>& properties() const { return properties_; }
+    cl_int info(cl_context_info param, size_t size, void* value, size_t* sizeRet);
+    void addDestructor(Destructor fn, void* userData);
+    // Reports an error to the application's pfn_notify, if any.
+    void notify(const std::string& message) const;
+    // The split engine's per-context buffers, queues and merge kernels, created on first use.
+    SplitResources& splitResources() { return *sharedSplitResources(); }
+    // The same, for work that may outlive the context (a split launch streaming results back).
+    std::shared_ptr<SplitResources> sharedSplitResources();
+    // How this context's memory objects are laid out (platform/memory/memory_model.hpp); fixed at creation.
+    MemoryModel memoryModel() const { return memory_.model; }
+    // The unified engine's per-context queues, created on first use.
+    UnifiedResources& unifiedResources();
+
+protected:
+    ~Context() override;
+
+private:
+    Context() = default;
+    std::vector<cl_context> backend_;
+    std::vector<cl_context_properties> properties_;
+    Notify notify_ = nullptr;
+    void* notifyData_ = nullptr;
+    std::mutex destructorMutex_;
+    std::vector<std::pair<Destructor, void*>> destructors_;
+    std::once_flag splitOnce_;
+    std::shared_ptr<SplitResources> split_;
+    MemoryModelChoice memory_;
+    std::once_flag unifiedOnce_;
+    std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)> unified_{nullptr, nullptr};
+};
+
+// A context argument of an entry point, validated (CL_INVALID_CONTEXT).
+Context* contextOf(cl_context context);
+
+}  // namespace hetero

@@ -1,0 +1,75 @@
+// Kernels: one backend kernel per slot where the program built, and the application's arguments,
+// kept as Hetero objects until a launch translates them for the slot it runs on.
+#pragma once
+
+#include "platform/objects/memobj.hpp"
+#include "platform/objects/program.hpp"
+#include "platform/objects/sampler.hpp"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+struct KernelVariants;  // platform/split/split.hpp
+
+struct KernelArg {
+    bool set = false;
+    size_t size = 0;
+    std::vector<unsigned char> value;  // empty with size > 0: local memory (arg_value NULL)
+    Ref<Mem> mem;                       // the value named a Hetero memory object
+    Ref<Sampler> sampler;               // ... or a sampler
+};
+
+class Kernel : public ApiObject<_cl_kernel, Kind::Kernel> {
+public:
+    static Kernel* create(Program* program, const char* name);
+    static Kernel* clone(Kernel* source);
+
+    Program* program() const { return program_.get(); }
+    Context* context() const { return program_->context(); }
+    const std::string& name() const { return name_; }
+    cl_uint numArgs() const { return numArgs_; }
+    bool availableOn(unsigned slot) const { return backend_[slot] != nullptr; }
+    int referenceSlot() const;
+    // Launch limits, fixed once the kernel exists: CL_KERNEL_WORK_GROUP_SIZE (minimum over the
+    // slots) and reqd_work_group_size (zeros when the kernel has none).
+    size_t maxWorkGroupSize() const { return maxWorkGroupSize_; }
+    const size_t* requiredLocalSize() const { return requiredLocal_; }
+
+    void setArg(cl_uint index, size_t size, const void* value);
+    // The arguments as they are now (a launch keeps its own copy); CL_INVALID_KERNEL_ARGS if any unset.
+    std::vector<KernelArg> argsForLaunch() const;
+    // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
+    // the caller holds the kernel's launch mutex until it has enqueued.
+    void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
+    void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
+    // The split variants of this kernel, or nullptr when it is not splittable.
+    const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
+    cl_kernel backend(unsigned slot) const { return backend_[slot]; }
+    std::mutex& launchMutex() { return launchMutex_; }
+
+    cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
+    cl_int workGroupInfo(cl_kernel_work_group_info param, size_t size, void* value, size_t* sizeRet);
+    cl_int argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value, size_t* sizeRet);
+
+protected:
+    ~Kernel() override;
+
+private:
+    Kernel() = default;
+    Ref<Program> program_;
+    std::string name_;
+    cl_uint numArgs_ = 0;
+    std::vector<cl_kernel> backend_;
+    mutable std::mutex argsMutex_;
+    std::vector<KernelArg> args_;
+    std::mutex launchMutex_;
+    std::shared_ptr<KernelVariants> variants_;
+    size_t maxWorkGroupSize_ = 0;
+    size_t requiredLocal_[3] = {0, 0, 0};
+    void readLaunchLimits();
+};
+
+}  // namespace hetero

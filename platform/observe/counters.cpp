@@ -1,0 +1,65 @@
+// The engine's counters: one relaxed atomic each (they are statistics, ordered by nothing), the
+// extension function that reads them, and the line logged at exit (HETERO_LOG=info).
+#include "platform/observe/counters.hpp"
+
+#include "platform/support/error.hpp"
+#include "platform/support/log.hpp"
+#include "platform/objects/platform.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace hetero::counters {
+namespace {
+
+// Zero-initialised static storage with trivial destructors: safe to add to while the process exits.
+std::atomic<uint64_t> values[kCount]{};
+
+static_assert(kCount == CL_HETERO_COUNTER_COUNT, "cl_ext_hetero.h and counters.hpp list the same counters");
+static_assert(BytesHostToDevice == CL_HETERO_BYTES_HOST_TO_DEVICE && BytesDeviceToHost == CL_HETERO_BYTES_DEVICE_TO_HOST &&
+                  BytesBetweenDevices == CL_HETERO_BYTES_BETWEEN_DEVICES && Merges == CL_HETERO_MERGES &&
+                  LaunchesWhole == CL_HETERO_LAUNCHES_WHOLE && LaunchesSplitDiscrete == CL_HETERO_LAUNCHES_SPLIT_DISCRETE &&
+                  LaunchesSplitUnified == CL_HETERO_LAUNCHES_SPLIT_UNIFIED && WorkGroupsTotal == CL_HETERO_WORK_GROUPS_TOTAL &&
+                  WorkGroupsCpu == CL_HETERO_WORK_GROUPS_CPU,
+              "the extension's indices are the counters' own");
+
+// Logs every counter when the library goes (exit, or unload by the loader).
+struct LogAtExit {
+    ~LogAtExit() {
+        if (!logEnabled(LogLevel::Info)) return;
+        std::string line;
+        for (unsigned c = 0; c < kCount; ++c) {
+            auto counter = static_cast<Counter>(c);
+            line += (c ? " " : "") + std::string(name(counter)) + "=" + std::to_string(get(counter));
+        }
+        HETERO_LOG(Info, "counters: %s", line.c_str());
+    }
+} logAtExit;
+
+}  // namespace
+
+void add(Counter c, uint64_t amount) { values[c].fetch_add(amount, std::memory_order_relaxed); }
+
+uint64_t get(Counter c) { return values[c].load(std::memory_order_relaxed); }
+
+const char* name(Counter c) {
+    static const char* const names[kCount] = {
+        "bytes_host_to_device", "bytes_device_to_host", "bytes_between_devices", "merges",  "launches_whole",
+        "launches_split_discrete", "launches_split_unified", "work_groups_total", "work_groups_cpu"};
+    return c < kCount ? names[c] : "unknown";
+}
+
+}  // namespace hetero::counters
+
+using namespace hetero;
+
+cl_int CL_API_CALL clGetHeteroCountersEXT(cl_platform_id platform, cl_uint count, cl_ulong* values, cl_uint* count_ret) {
+    return guarded([&] {
+        require(fromHandle<Platform>(platform) != nullptr, CL_INVALID_PLATFORM);
+        require(values != nullptr || count == 0, CL_INVALID_VALUE);
+        cl_uint n = std::min<cl_uint>(count, counters::kCount);
+        for (cl_uint i = 0; i < n; ++i) values[i] = counters::get(static_cast<counters::Counter>(i));
+        if (count_ret) *count_ret = counters::kCount;
+        return CL_SUCCESS;
+    });
+}

@@ -1,0 +1,36 @@
+// What every kernel launch reports, whole or split: the launch counters (counters.hpp) and one span
+// on the trace's {kHost, "launches"} lane, whose arguments the bench runner sums into the CPU's
+// share of the work-groups.
+#pragma once
+
+#include "platform/observe/counters.hpp"
+#include "platform/split/split.hpp"
+#include "platform/observe/trace.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+// A local size for a launch that gave none: what divides the global size, up to 64 in dimension 0
+// (the split engine's rule; the backend's own choice cannot be asked for).
+void chooseLocalSize(LaunchGeometry& l, size_t maxGroup);
+
+// The work-groups of a launch. Without a local size, those of chooseLocalSize(), so that whole and
+// split launches of one kernel are counted in the same work-groups. 0 for an empty launch.
+uint64_t workGroupsOf(const LaunchGeometry& l, size_t maxGroup);
+
+// True when `slot` is a CPU device (its work-groups count as the CPU's).
+bool isCpuSlot(unsigned slot);
+
+// One launch: `kind` (LaunchesWhole, LaunchesSplitDiscrete or LaunchesSplitUnified) + 1, and its
+// work-groups, of which `cpuWorkGroups` ran on a CPU slot. Call before the launch is seen complete.
+void countLaunch(counters::Counter kind, uint64_t workGroups, uint64_t cpuWorkGroups);
+
+// The launch's span on {kHost, "launches"}, named by the kernel, with args work_groups,
+// cpu_work_groups, split (0/1), slot, then `extra`. Nothing when tracing is off.
+void traceLaunch(const std::string& kernel, int slot, uint64_t workGroups, uint64_t cpuWorkGroups, bool split,
+                 double beginUs, double endUs, std::vector<trace::Arg> extra = {});
+
+}  // namespace hetero

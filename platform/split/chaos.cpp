@@ -1,0 +1,70 @@
+#include "platform/split/chaos.hpp"
+
+#include "platform/support/config.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <random>
+#include <thread>
+
+namespace hetero::chaos {
+namespace {
+struct State {
+    bool on = false;
+    std::mutex mutex;
+    std::mt19937 rng;
+};
+State& state() {
+    static State* s = [] {
+        auto* st = new State;  // never destroyed: engine threads may use it during exit
+        if (auto seed = config::get("HETERO_TEST_SPLIT_CHAOS", "test_split_chaos")) {
+            st->on = true;
+            st->rng.seed(static_cast<unsigned>(std::strtoul(seed->c_str(), nullptr, 10)));
+        }
+        return st;
+    }();
+    return *s;
+}
+}  // namespace
+
+bool on() { return state().on; }
+
+unsigned below(unsigned n) {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    return n ? s.rng() % n : 0;
+}
+
+namespace {
+// The value n of a knob asking for something at every n-th time (0: never).
+unsigned everyKnob(const char* name, const char* key) {
+    auto v = config::get(name, key);
+    return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+}
+bool nth(unsigned every, std::atomic<unsigned>& calls) { return every > 0 && (calls.fetch_add(1) + 1) % every == 0; }
+}  // namespace
+
+bool failChunk() {
+    static const unsigned every = everyKnob("HETERO_TEST_SPLIT_FAIL_EVERY", "test_split_fail_every");
+    static std::atomic<unsigned> chunks{0};
+    return nth(every, chunks);
+}
+
+bool gpuAfterCpu() {
+    static const bool on = everyKnob("HETERO_TEST_SPLIT_GPU_AFTER_CPU", "test_split_gpu_after_cpu") > 0;
+    return on;
+}
+
+bool giveUp() {
+    static const unsigned every = everyKnob("HETERO_TEST_SPLIT_GIVE_UP_EVERY", "test_split_give_up_every");
+    static std::atomic<unsigned> launches{0};
+    return nth(every, launches);
+}
+
+void delay(unsigned maxMicroseconds) {
+    if (on()) std::this_thread::sleep_for(std::chrono::microseconds(below(maxMicroseconds)));
+}
+
+}  // namespace hetero::chaos

@@ -1,0 +1,23 @@
+// Hetero's configuration: environment variables, falling back to the configuration file
+// (HETERO_CONFIG, else the installed etc/hetero.conf), falling back to defaults.
+//   key in file   environment        meaning
+//   devices       HETERO_DEVICES     which backend devices the virtual device wraps (see devices/selection.hpp)
+//   run_on        HETERO_RUN_ON      where unsplit launches run: gpu (default), cpu, <slot number>, alternate
+//   backends      HETERO_BACKENDS    explicit list of vendor ICD libraries (':' or ',' separated)
+//   trace         HETERO_TRACE       file for a Chrome-trace JSON timeline (platform/observe/trace.hpp)
+//   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
+//                                    (platform/memory/memory_model.hpp)
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace hetero::config {
+
+// The value of a setting: the environment variable, else the file's key, else nullopt.
+std::optional<std::string> get(const char* envName, const char* fileKey);
+
+// Where the configuration file was looked for, for messages.
+std::string filePath();
+
+}  // namespace hetero::config

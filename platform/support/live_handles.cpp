@@ -1,0 +1,38 @@
+// The registry behind handle validation (see object.hpp).
+#include "platform/support/object.hpp"
+
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+namespace hetero::live_handles {
+namespace {
+struct Registry {
+    std::shared_mutex mutex;
+    std::unordered_map<const void*, Kind> handles;
+};
+Registry& registry() {
+    static Registry* r = new Registry;  // never destroyed: handles may be released during exit
+    return *r;
+}
+}  // namespace
+
+void add(const void* handle, Kind kind) {
+    auto& r = registry();
+    std::unique_lock lock(r.mutex);
+    r.handles[handle] = kind;
+}
+
+void remove(const void* handle) {
+    auto& r = registry();
+    std::unique_lock lock(r.mutex);
+    r.handles.erase(handle);
+}
+
+bool contains(const void* handle, Kind kind) {
+    auto& r = registry();
+    std::shared_lock lock(r.mutex);
+    auto it = r.handles.find(handle);
+    return it != r.handles.end() && it->second == kind;
+}
+}  // namespace hetero::live_handles
