@@ -1,5 +1,5 @@
 // The real OpenCL implementations behind Hetero ("backends"), found and loaded without the ICD
-// loader (DESIGN.md decision 2), and the backend devices ("slots") the virtual device wraps.
+// loader (it would find Hetero itself and recurse), and the backend devices ("slots") the virtual device wraps.
 #pragma once
 
 #include "platform/support/object.hpp"

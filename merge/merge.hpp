@@ -1,4 +1,4 @@
-// The merge of a split launch (DESIGN.md, "The split"; FluidiCL §4.3): on the GPU, after its kernel,
+// The merge of a split launch (docs/hazards.md; FluidiCL, CGO 2014, §4.3): on the GPU, after its kernel,
 // every written memory object is combined element by element with what the CPU sent:
 //     out[i] = cpu[i] != orig[i] ? cpu[i] : gpu[i]
 // compared as raw bits at the stored scalar size (H2: never per byte, never as floats, so NaNs and

@@ -1,5 +1,5 @@
 // The copies of one memory object: one per slot (created on first use) and one on the host, each
-// holding a version; the object's version is bumped by every write (DESIGN.md decision 5). A copy is
+// holding a version; the object's version is bumped by every write. A copy is
 // fresh when its version equals the object's. Moving work to a slot moves only what is stale there.
 #pragma once
 

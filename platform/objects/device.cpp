@@ -1,5 +1,5 @@
 // The virtual device: every CL_DEVICE_* answer combined from the wrapped backend devices
-// (DESIGN.md decision 3: minimum of limits, intersection of features, union of type bits).
+// (minimum of limits, intersection of features, union of type bits).
 #include "platform/objects/platform.hpp"
 
 #include "platform/api/api.hpp"

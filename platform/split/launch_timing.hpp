@@ -4,7 +4,7 @@
 // Why not completion callbacks: on NVIDIA a completion callback that is still pending (a timed
 // launch behind a queue of others) makes every other launch of the process slower: its event
 // thread spins on a lock the enqueuing thread needs. Timing one launch in 256 that way cost
-// jacobi-1d about 5 us per launch on the H100 (session 5). Profiling timestamps need a queue with
+// jacobi-1d about 5 us per launch on the H100 (docs/results/h100-session5/). Profiling timestamps need a queue with
 // profiling enabled, so a timed launch runs on a side queue of its Hetero queue
 // (Queue::timingQueue); it waits for the commands ahead of it like any other.
 #pragma once

@@ -43,7 +43,7 @@ cl_device_id vendorDevice(const char* library) {
 cl_device_id poclDevice() { return vendorDevice("libpocl.so.2"); }
 
 // When Hetero wraps an NVIDIA GPU beside PoCL, the GPU's own results: the two round differently
-// (DESIGN.md H7), and a split launch holds, element by element, what one of them computed.
+// (docs/hazards.md, H7), and a split launch holds, element by element, what one of them computed.
 cl_device_id nvidiaDevice() {
     const char* devices = std::getenv("HETERO_DEVICES");
     if (!devices || std::string(devices).find("nvidia") == std::string::npos) return nullptr;

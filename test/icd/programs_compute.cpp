@@ -197,7 +197,7 @@ TEST_CASE("multi-kernel pipeline reusing buffers", "[programs]") {
 }
 
 TEST_CASE("aliased arguments: one buffer twice, and overlapping sub-buffers of one parent", "[programs]") {
-    // Written memory objects are what matters, not arguments (DESIGN.md H5): in split runs both
+    // Written memory objects are what matters, not arguments (docs/hazards.md, H5): in split runs both
     // arguments must be merged as the one object they are.
     Env env;
     cl_uint alignBits = 0;

@@ -1,4 +1,4 @@
-// Where the abortable variant may return (DESIGN.md H1): at every work-group's start, and inside a
+// Where the abortable variant may return (docs/hazards.md, H1): at every work-group's start, and inside a
 // loop only when no global store can have happened yet, i.e. the kernel's first possible store comes
 // after the loop; never inside loops of kernels with barriers or gotos.
 #include "transform/transform.hpp"

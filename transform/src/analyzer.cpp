@@ -1,7 +1,7 @@
 // The analysis: walks each kernel (and, context-sensitively, every helper it calls) and follows
 // pointers from the kernel's parameters through variables, arithmetic, casts and calls, to learn what
 // each parameter's memory may be read and written through, and what else the kernel does that
-// decides whether a launch may be split (DESIGN.md H2, H5, H6).
+// decides whether a launch may be split (docs/hazards.md, H2, H5, H6).
 #include "analyzer.hpp"
 
 #include "clang_util.hpp"

@@ -7,7 +7,7 @@
 //   K__hetero_chunk  runs on the CPU: a sub-NDRange of the original launch (see chunkLaunches()),
 //                    every work-item function returning the original launch's values;
 //   K__hetero_abort  runs on the GPU: the whole NDRange; each work-group returns early once the
-//                    status word says the CPU has completed it (only where DESIGN.md H1 allows).
+//                    status word says the CPU has completed it (only where docs/hazards.md H1 allows).
 // Both take the application's arguments first, unchanged, then the extra arguments described below,
 // so application argument indices stay valid.
 #pragma once
