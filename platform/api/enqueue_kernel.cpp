@@ -5,10 +5,10 @@
 #include "platform/support/config.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/objects/kernel.hpp"
-#include "platform/observe/launch_stats.hpp"
+#include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"
 #include "platform/split/split.hpp"
-#include "platform/split/split_unified.hpp"
+#include "platform/split/unified_split.hpp"
 #include "platform/observe/trace.hpp"
 
 #include <atomic>

@@ -11,8 +11,8 @@
 
 namespace hetero {
 
-struct SplitResources;  // platform/split/split.cpp
-struct UnifiedResources;  // platform/split/split_unified.cpp
+struct SplitResources;  // platform/split/discrete_split.cpp
+struct UnifiedResources;  // platform/split/unified_split.cpp
 
 class Context : public ApiObject<_cl_context, Kind::Context> {
 public:

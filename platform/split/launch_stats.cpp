@@ -1,5 +1,5 @@
 // Launch counting and the "launches" lane of the trace (launch_stats.hpp).
-#include "platform/observe/launch_stats.hpp"
+#include "platform/split/launch_stats.hpp"
 
 #include "platform/objects/platform.hpp"
 

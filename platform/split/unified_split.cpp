@@ -1,8 +1,8 @@
-#include "platform/split/split_unified.hpp"
+#include "platform/split/unified_split.hpp"
 
 #include "platform/split/chaos.hpp"
 #include "platform/api/enqueue.hpp"
-#include "platform/observe/launch_stats.hpp"
+#include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "platform/split/chaos.hpp"
 #include "platform/support/config.hpp"
 #include "platform/api/enqueue.hpp"
-#include "platform/observe/launch_stats.hpp"
+#include "platform/split/launch_stats.hpp"
 #include "platform/split/launch_timing.hpp"
 #include "platform/support/log.hpp"
 #include "platform/split/split_history.hpp"
@@ -1112,7 +1112,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 }  // namespace hetero
 
 // ---------------------------------------------------------------------------------------------
-// Shared with the unified engine (platform/split/split_unified.cpp).
+// Shared with the unified engine (platform/split/unified_split.cpp).
 // ---------------------------------------------------------------------------------------------
 namespace hetero {
 
