@@ -1,6 +1,6 @@
 #include "merge/merge.hpp"
 
-#include "platform/support/error.hpp"
+#include "devices/backend_call.hpp"
 
 namespace hetero::merge {
 
@@ -48,66 +48,56 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     return e;
 }
 
-BufferPool::~BufferPool() {
-    for (auto& [key, entries] : free_)
-        for (auto& e : entries) BACKEND(e.buffer, clReleaseMemObject)(e.buffer);
+KernelSet::~KernelSet() {
+    for (cl_kernel k : kernels_)
+        if (k) BACKEND(k, clReleaseKernel)(k);
+    if (program_) BACKEND(program_, clReleaseProgram)(program_);
 }
 
-cl_mem BufferPool::take(cl_context context, size_t bytes) {
-    {
-        std::lock_guard lock(mutex_);
-        auto it = free_.find({context, bytes});
-        if (it != free_.end() && !it->second.empty()) {
-            cl_mem b = it->second.back().buffer;
-            it->second.pop_back();
-            return b;
+cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
+                            cl_mem orig, size_t bytes, size_t elementSize) {
+    std::lock_guard lock(mutex_);
+    if (!program_) {
+        const char* src = kernelSource();
+        cl_int err = CL_SUCCESS;
+        cl_program p = BACKEND(context, clCreateProgramWithSource)(context, 1, &src, nullptr, &err);
+        if (!p) fail(CL_OUT_OF_RESOURCES);
+        if (BACKEND(p, clBuildProgram)(p, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
+            BACKEND(p, clReleaseProgram)(p);
+            fail(CL_OUT_OF_RESOURCES);
         }
-    }
-    cl_int err = CL_SUCCESS;
-    cl_mem b = BACKEND(context, clCreateBuffer)(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    if (!b) fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    return b;
-}
-
-void BufferPool::give(cl_context context, cl_mem buffer, size_t bytes) {
-    constexpr unsigned idleLimit = 64;
-    std::vector<cl_mem> drop;
-    {
-        std::lock_guard lock(mutex_);
-        for (auto& [key, entries] : free_)
-            for (auto it = entries.begin(); it != entries.end();) {
-                if (++it->idle > idleLimit) {
-                    drop.push_back(it->buffer);
-                    it = entries.erase(it);
-                } else {
-                    ++it;
-                }
+        cl_kernel made[4] = {nullptr, nullptr, nullptr, nullptr};
+        for (int i = 0; i < 4; ++i) {
+            made[i] = BACKEND(p, clCreateKernel)(p, kernelName(size_t{1} << i), &err);
+            if (!made[i]) {
+                for (cl_kernel k : made)
+                    if (k) BACKEND(k, clReleaseKernel)(k);
+                BACKEND(p, clReleaseProgram)(p);
+                fail(CL_OUT_OF_RESOURCES);
             }
-        free_[{context, bytes}].push_back({buffer, 0});
-    }
-    for (cl_mem b : drop) BACKEND(b, clReleaseMemObject)(b);
-}
-
-std::vector<unsigned char> HostBufferPool::take(size_t bytes) {
-    std::lock_guard lock(mutex_);
-    for (auto it = free_.rbegin(); it != free_.rend(); ++it)
-        if (it->size() == bytes) {
-            std::vector<unsigned char> b = std::move(*it);
-            free_.erase(std::next(it).base());
-            idleBytes_ -= bytes;
-            return b;
         }
-    return std::vector<unsigned char>(bytes);
+        program_ = p;
+        for (int i = 0; i < 4; ++i) kernels_[i] = made[i];
+    }
+    int index = elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3;
+    return enqueueMerge(queue, kernels_[index], gpu, cpu, orig, bytes, elementSize, {});
 }
 
-void HostBufferPool::give(std::vector<unsigned char> buffer) {
-    std::lock_guard lock(mutex_);
-    idleBytes_ += buffer.size();
-    free_.push_back(std::move(buffer));
-    while (idleBytes_ > idleBytesLimit && !free_.empty()) {
-        idleBytes_ -= free_.front().size();
-        free_.erase(free_.begin());
+unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
+                 const std::vector<Target>& targets, CpuPart cpuPart, bool copyBack) {
+    unsigned merges = 0;
+    for (const auto& t : targets) {
+        backend::Event e;
+        if (cpuPart == CpuPart::All) {
+            check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.cpu, t.gpu, 0, 0, t.bytes, 0, nullptr, e.receive()));
+        } else if (cpuPart == CpuPart::Some) {
+            e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.bytes, t.elementSize));
+            ++merges;
+        }
+        if (copyBack) check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.gpu, t.cpu, 0, 0, t.bytes, 0, nullptr, nullptr));
     }
+    check(BACKEND(queue, clFinish)(queue));
+    return merges;
 }
 
 }  // namespace hetero::merge

@@ -2,7 +2,7 @@
 // every written memory object is combined element by element with what the CPU sent:
 //     out[i] = cpu[i] != orig[i] ? cpu[i] : gpu[i]
 // compared as raw bits at the stored scalar size (H2: never per byte, never as floats, so NaNs and
-// -0.0 survive exactly). Also the buffer pool that snapshot and receive buffers come from.
+// -0.0 survive exactly).
 #pragma once
 
 #include "platform/support/object.hpp"
@@ -10,7 +10,6 @@
 #include <CL/cl.h>
 
 #include <cstddef>
-#include <map>
 #include <mutex>
 #include <vector>
 
@@ -20,41 +19,45 @@ namespace hetero::merge {
 const char* kernelSource();
 const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 2, 4, 8
 
+// The merge kernels built on one backend context and device, on first use; thread-safe.
+class KernelSet {
+public:
+    KernelSet() = default;
+    KernelSet(const KernelSet&) = delete;
+    KernelSet& operator=(const KernelSet&) = delete;
+    ~KernelSet();
+    // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` (enqueueMerge) with this set's kernel.
+    cl_event enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig,
+                     size_t bytes, size_t elementSize);
+
+private:
+    std::mutex mutex_;  // building, and each merge's arguments + enqueue
+    cl_program program_ = nullptr;
+    cl_kernel kernels_[4] = {nullptr, nullptr, nullptr, nullptr};  // by log2(element size)
+};
+
+// One object a split launch wrote, as the merge sees it: buffers of the GPU's context.
+struct Target {
+    cl_mem gpu;   // the object's GPU copy: the GPU's results, then the merged result
+    cl_mem cpu;   // what the CPU sent (its results for the groups it completed)
+    cl_mem orig;  // the contents before the launch
+    size_t bytes, elementSize;
+};
+// How much of the launch the CPU completed (and sent before the GPU kernel ended).
+enum class CpuPart { None, Some, All };
+
+// After the GPU kernel, on `queue` (in order, behind what the CPU sent): every target's result in
+// `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with `copyBack`, the
+// result is also copied into `cpu`, from where it streams back to the CPU. Waits until done.
+// Returns how many merge kernels ran.
+unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
+                 const std::vector<Target>& targets, CpuPart cpuPart, bool copyBack);
+
 // Enqueues the merge of `bytes` bytes (a multiple of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.
 // Returns the backend event.
 cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t bytes,
                       size_t elementSize, const std::vector<cl_event>& waitList);
 
-// Backend buffers reused across launches, per backend context and size. Buffers idle for longer
-// than `idleLimit` releases are dropped, so the pool shrinks when launches stop needing them.
-class BufferPool {
-public:
-    ~BufferPool();
-    cl_mem take(cl_context context, size_t bytes);  // throws Error
-    void give(cl_context context, cl_mem buffer, size_t bytes);
-
-private:
-    struct Entry {
-        cl_mem buffer;
-        unsigned idle;  // how many give() calls it has waited through
-    };
-    std::mutex mutex_;
-    std::map<std::pair<cl_context, size_t>, std::vector<Entry>> free_;
-};
-
-// Host buffers (what a split launch last sent to the GPU), reused across launches: the page faults
-// of a fresh allocation cost more than the copies they serve. At most `idleBytesLimit` stay idle.
-class HostBufferPool {
-public:
-    std::vector<unsigned char> take(size_t bytes);
-    void give(std::vector<unsigned char> buffer);
-
-private:
-    static constexpr size_t idleBytesLimit = size_t{1} << 30;
-    std::mutex mutex_;
-    std::vector<std::vector<unsigned char>> free_;  // oldest first
-    size_t idleBytes_ = 0;
-};
 
 }  // namespace hetero::merge

@@ -44,11 +44,6 @@ inline cl_int finishEnqueue(const Ref<Event>& event, cl_event* out, bool blockin
     return CL_SUCCESS;
 }
 
-// Fails when a backend call did.
-inline void check(cl_int err) {
-    if (err != CL_SUCCESS) fail(err);
-}
-
 }  // namespace hetero
 
 #include <algorithm>
@@ -113,8 +108,6 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
     }
     return done;
 }
-
-inline const cl_event* listOrNull(const std::vector<cl_event>& v) { return v.empty() ? nullptr : v.data(); }
 
 // A map of `m` at `offset` of its host copy: the pointer is known now; the command brings the
 // current contents to the host copy (unless the whole object is invalidated). Returns the pointer.

@@ -7,7 +7,7 @@
 #include "platform/objects/kernel.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"
-#include "platform/split/split.hpp"
+#include "platform/split/discrete_split.hpp"
 #include "platform/split/unified_split.hpp"
 #include "platform/observe/trace.hpp"
 

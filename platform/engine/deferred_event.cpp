@@ -1,7 +1,7 @@
 #include "platform/engine/deferred_event.hpp"
 
 #include "platform/support/log.hpp"
-#include "platform/support/object.hpp"
+#include "devices/backend_call.hpp"
 
 namespace hetero {
 

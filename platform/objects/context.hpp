@@ -11,7 +11,7 @@
 
 namespace hetero {
 
-struct SplitResources;  // platform/split/discrete_split.cpp
+struct SplitResources;  // platform/split/resources.hpp
 struct UnifiedResources;  // platform/split/unified_split.cpp
 
 class Context : public ApiObject<_cl_context, Kind::Context> {

@@ -4,7 +4,7 @@
 #include "platform/api/api.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
-#include "platform/split/split.hpp"
+#include "platform/split/variants.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -12,7 +12,7 @@
 
 namespace hetero {
 
-struct KernelVariants;  // platform/split/split.hpp
+struct KernelVariants;  // platform/split/variants.hpp
 
 struct KernelArg {
     bool set = false;

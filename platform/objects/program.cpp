@@ -5,7 +5,7 @@
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
-#include "platform/split/split.hpp"
+#include "platform/split/variants.hpp"
 
 #include <cstring>
 

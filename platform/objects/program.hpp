@@ -12,7 +12,7 @@
 
 namespace hetero {
 
-struct ProgramVariants;  // platform/split/split.hpp
+struct ProgramVariants;  // platform/split/variants.hpp
 
 class Program : public ApiObject<_cl_program, Kind::Program> {
 public:

@@ -1,397 +1,38 @@
-#include "platform/split/split.hpp"
+// The split engine for discrete memory (docs/hazards.md has the protocol in one paragraph).
+#include "platform/split/discrete_split.hpp"
 
+#include "devices/backend_call.hpp"
+#include "merge/diff.hpp"
 #include "merge/merge.hpp"
+#include "merge/stream_back.hpp"
+#include "platform/engine/queue.hpp"
+#include "platform/objects/memobj.hpp"
+#include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
-#include "platform/support/config.hpp"
-#include "platform/api/enqueue.hpp"
+#include "platform/split/config.hpp"
 #include "platform/split/launch_stats.hpp"
-#include "platform/split/launch_timing.hpp"
+#include "platform/split/resources.hpp"
+#include "platform/split/split_common.hpp"
 #include "platform/support/log.hpp"
-#include "platform/split/split_history.hpp"
 
+#include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <cstdlib>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdlib>
 #include <cstring>
-#include <functional>
-#include <map>
 #include <thread>
 
 namespace hetero {
 
-// ---------------------------------------------------------------------------------------------
-// Configuration
-// ---------------------------------------------------------------------------------------------
 namespace {
 
-enum class SplitMode { Off, Auto, Always };
-
-SplitMode splitMode() {
-    static const SplitMode mode = [] {
-        std::string v = config::get("HETERO_SPLIT", "split").value_or("auto");
-        if (v == "off" || v == "0") return SplitMode::Off;
-        if (v == "always") return SplitMode::Always;
-        if (v != "auto") HETERO_LOG(Warn, "HETERO_SPLIT=%s not understood (auto|off|always); using auto", v.c_str());
-        return SplitMode::Auto;
-    }();
-    return mode;
-}
-
-}  // namespace
-
-// HETERO_CPU_SHARE in [0,1]: a fixed share of the work-groups for the CPU (static split); <0: adaptive.
-double cpuShare() {
-    static const double share = [] {
-        auto v = config::get("HETERO_CPU_SHARE", "cpu_share");
-        if (!v) return -1.0;
-        char* end = nullptr;
-        double d = std::strtod(v->c_str(), &end);
-        if (end == v->c_str() || *end || d < 0 || d > 1) {
-            HETERO_LOG(Warn, "HETERO_CPU_SHARE=%s must be a number from 0 to 1; ignored", v->c_str());
-            return -1.0;
-        }
-        return d;
-    }();
-    return share;
-}
-
-namespace {
-
-// Test knob (platform/split/chaos.hpp): with HETERO_TEST_SPLIT_CHAOS set, chunk sizes are random and
-// random delays come before the GPU kernel, before each CPU copy is brought up to date, before each
-// CPU chunk, between a chunk's data and its status word, before the merge and before each merged
-// result streams back to the CPU, so tests see many interleavings.
-
-// The history's key for a launch: its global size.
-LaunchSize sizeKey(const LaunchGeometry& l) {
-    LaunchSize s;
-    s.dims = l.dims;
-    for (cl_uint d = 0; d < l.dims && d < 3; ++d) s.global[d] = l.global[d];
-    return s;
-}
-
-// Split launches submitted and not yet finished (their threads still run). Each holds snapshot,
-// receive and staging buffers of every object it writes from submission on; an application that
-// enqueues thousands of launches at once must not get thousands of those: beyond this many, a
-// launch runs whole.
-constexpr unsigned kMaxSplitsInFlight = 16;
+// Split launches submitted and not yet finished (their threads still run); see kMaxDiscreteSplitsInFlight.
 std::atomic<unsigned> splitsInFlight{0};
-
-// Runs `fn` with the final status from the backend's completion callback of `e`. False when the
-// backend refuses the callback (then `fn` never runs).
-using Completion = std::function<void(cl_int)>;
-void CL_CALLBACK runCompletion(cl_event, cl_int status, void* data) {
-    std::unique_ptr<Completion> fn(static_cast<Completion*>(data));
-    (*fn)(status);
-}
-bool whenComplete(cl_event e, Completion fn) {
-    auto* held = new Completion(std::move(fn));
-    if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, runCompletion, held) == CL_SUCCESS) return true;
-    delete held;
-    return false;
-}
-
-}  // namespace
-
-cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
-    cl_event marker = nullptr;
-    if (BACKEND(queue, clEnqueueMarkerWithWaitList)(queue, static_cast<cl_uint>(waitList.size()),
-                                                    waitList.empty() ? nullptr : waitList.data(), &marker) != CL_SUCCESS)
-        return nullptr;
-    return marker;
-}
-
-void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
-    if (done) return timeWholeLaunch(done, kernel, sizeKey(launch));
-    SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
-}
-
-void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
-    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe);
-}
-
-namespace {
-
-// ---------------------------------------------------------------------------------------------
-// Per-context resources: buffer pool, internal queues, merge kernels.
-// ---------------------------------------------------------------------------------------------
-struct SlotResources {
-    cl_command_queue queue = nullptr;  // internal: CPU chunks (on the CPU slot), transfers+merge (GPU slot)
-    cl_program mergeProgram = nullptr;
-    cl_kernel merge[4] = {nullptr, nullptr, nullptr, nullptr};  // by log2(element size)
-    std::mutex mutex;                  // serialises use of the merge kernels
-};
-
-}  // namespace
-
-struct SplitResources {
-    Context* context;  // used only while the context lives (queues and merge kernels are made then)
-    merge::BufferPool pool;
-    merge::HostBufferPool hostPool;
-    std::vector<std::unique_ptr<SlotResources>> slots;
-    std::mutex mutex;
-
-    SlotResources& slot(unsigned s) {
-        std::lock_guard lock(mutex);
-        SlotResources& r = *slots[s];
-        if (!r.queue) {
-            cl_context c = context->backend(s);
-            cl_int err = CL_SUCCESS;
-            r.queue = BACKEND(c, clCreateCommandQueue)(c, Device::instance()->slots()[s].device, 0, &err);
-            if (!r.queue) fail(CL_OUT_OF_RESOURCES);
-        }
-        return r;
-    }
-    cl_kernel mergeKernel(unsigned s, size_t elementSize) {
-        SlotResources& r = slot(s);
-        std::lock_guard lock(mutex);
-        if (!r.mergeProgram) {
-            cl_context c = context->backend(s);
-            const char* src = merge::kernelSource();
-            cl_int err = CL_SUCCESS;
-            r.mergeProgram = BACKEND(c, clCreateProgramWithSource)(c, 1, &src, nullptr, &err);
-            cl_device_id d = Device::instance()->slots()[s].device;
-            if (!r.mergeProgram || BACKEND(r.mergeProgram, clBuildProgram)(r.mergeProgram, 1, &d, "", nullptr, nullptr) != CL_SUCCESS)
-                fail(CL_OUT_OF_RESOURCES);
-            for (int i = 0; i < 4; ++i) {
-                r.merge[i] = BACKEND(r.mergeProgram, clCreateKernel)(r.mergeProgram, merge::kernelName(size_t{1} << i), &err);
-                if (!r.merge[i]) fail(CL_OUT_OF_RESOURCES);
-            }
-        }
-        int index = elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3;
-        return r.merge[index];
-    }
-    ~SplitResources() {
-        for (auto& r : slots) {
-            for (cl_kernel k : r->merge)
-                if (k) BACKEND(k, clReleaseKernel)(k);
-            if (r->mergeProgram) BACKEND(r->mergeProgram, clReleaseProgram)(r->mergeProgram);
-            // No clFinish (see Queue::~Queue): this may run on a backend's callback thread, when
-            // the context goes with an event's last reference. The split threads that used the
-            // queue waited for their work before letting go of these resources.
-            if (r->queue) BACKEND(r->queue, clReleaseCommandQueue)(r->queue);
-        }
-    }
-};
-
-std::shared_ptr<SplitResources> Context::sharedSplitResources() {
-    std::call_once(splitOnce_, [this] {
-        auto r = std::make_shared<SplitResources>();
-        r->context = this;
-        for (unsigned s = 0; s < slotCount(); ++s) r->slots.push_back(std::make_unique<SlotResources>());
-        split_ = std::move(r);
-    });
-    return split_;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Variants
-// ---------------------------------------------------------------------------------------------
-
-ProgramVariants::~ProgramVariants() {
-    for (cl_program p : programs)
-        if (p) BACKEND(p, clReleaseProgram)(p);
-}
-
-KernelVariants::~KernelVariants() {
-    for (cl_kernel k : chunk)
-        if (k) BACKEND(k, clReleaseKernel)(k);
-    for (cl_kernel k : abort)
-        if (k) BACKEND(k, clReleaseKernel)(k);
-}
-
-bool splittingConfigured() {
-    Device* d = Device::instance();
-    return d && d->slots().size() >= 2 && splitMode() != SplitMode::Off;
-}
-
-std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const std::string& source,
-                                                      const std::string& options) {
-    auto v = std::make_shared<ProgramVariants>();
-    v->analysis = transform::analyze({source}, options);
-    bool any = false;
-    for (const auto& k : v->analysis.kernels) {
-        any = any || k.splittable;
-        if (!k.splittable) HETERO_LOG(Info, "kernel %s runs unsplit: %s", k.name.c_str(), k.reason.c_str());
-    }
-    if (!v->analysis.parsed || !any) return nullptr;
-    transform::Variants variants = transform::makeVariants({source}, options, v->analysis);
-    const char* text = variants.source.c_str();
-    for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_context c = context->backend(s);
-        cl_device_id d = Device::instance()->slots()[s].device;
-        cl_int err = CL_SUCCESS;
-        cl_program p = BACKEND(c, clCreateProgramWithSource)(c, 1, &text, nullptr, &err);
-        if (p && BACKEND(p, clBuildProgram)(p, 1, &d, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-            HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
-            BACKEND(p, clReleaseProgram)(p);
-            p = nullptr;
-        }
-        v->programs.push_back(p);
-    }
-    return v;
-}
-
-std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<ProgramVariants>& program,
-                                                     const std::string& name) {
-    if (!program) return nullptr;
-    const transform::KernelAnalysis* ka = program->analysis.find(name);
-    if (!ka || !ka->splittable) return nullptr;
-    auto kv = std::make_shared<KernelVariants>();
-    kv->program = program;
-    kv->analysis = ka;
-    for (size_t slot = 0; slot < program->programs.size(); ++slot) {
-        cl_program p = program->programs[slot];
-        cl_kernel chunk = nullptr, abort = nullptr;
-        if (p) {
-            cl_int err;
-            chunk = BACKEND(p, clCreateKernel)(p, (name + "__hetero_chunk").c_str(), &err);
-            abort = BACKEND(p, clCreateKernel)(p, (name + "__hetero_abort").c_str(), &err);
-        }
-        size_t fixed[3] = {0, 0, 0};
-        if (chunk &&
-            BACKEND(chunk, clGetKernelWorkGroupInfo)(chunk, Device::instance()->slots()[slot].device,
-                                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixed, fixed, nullptr) == CL_SUCCESS)
-            kv->fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
-        kv->chunk.push_back(chunk);
-        kv->abort.push_back(abort);
-    }
-    return kv;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decision
-// ---------------------------------------------------------------------------------------------
-namespace {
-
-// What a split launch writes: one entry per storage, with the scalar size it is written through.
-struct Written {
-    Storage* storage;
-    size_t elementSize;
-};
-
-// The written storages of a launch, or an empty optional-like flag when it cannot be split (H2, H5).
-bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
-                     std::string& why) {
-    const auto& params = kv.analysis->params;
-    if (params.size() != args.size()) {
-        why = "analysis and kernel disagree on the parameters";
-        return false;
-    }
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i].sampler || (args[i].mem && args[i].mem->isImage())) {
-            why = "image or sampler arguments";
-            return false;
-        }
-        if (!args[i].mem || !params[i].mayWrite) continue;
-        if (params[i].storeSizes.size() != 1) {
-            why = "parameter " + params[i].name + " is written through several element sizes";
-            return false;
-        }
-        size_t size = params[i].storeSizes[0];
-        if (size != 1 && size != 2 && size != 4 && size != 8) {
-            why = "unsupported element size";
-            return false;
-        }
-        Storage* s = &args[i].mem->storage();
-        bool seen = false;
-        for (auto& w : out)
-            if (w.storage == s) {
-                seen = true;
-                if (w.elementSize != size) {  // the same memory through two element sizes (H2, H5)
-                    why = "one memory object is written through two element sizes";
-                    return false;
-                }
-            }
-        if (!seen) out.push_back({s, size});
-    }
-    return true;
-}
-
-transform::NDRange toNDRange(const LaunchGeometry& l) {
-    transform::NDRange r;
-    r.dims = l.dims;
-    for (cl_uint d = 0; d < 3; ++d) {
-        r.offset[d] = d < l.dims ? l.offset[d] : 0;
-        r.global[d] = d < l.dims ? l.global[d] : 1;
-        r.local[d] = d < l.dims ? l.local[d] : 1;
-    }
-    return r;
-}
-
-}  // namespace
-
-SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
-                            unsigned preferredSlot) {
-    SplitDecision d;
-    d.gpuSlot = preferredSlot;
-    auto kv = kernel.variants();
-    if (!kv) {
-        d.why = "not splittable";
-        return d;
-    }
-    if (launch.empty) return d;
-    const auto& slots = Device::instance()->slots();
-    int cpu = -1;
-    for (const auto& s : slots)
-        if (s.index != preferredSlot && (s.type & CL_DEVICE_TYPE_CPU) && kv->chunk[s.index]) {
-            cpu = static_cast<int>(s.index);
-            break;
-        }
-    for (const auto& s : slots)
-        if (cpu < 0 && s.index != preferredSlot && kv->chunk[s.index]) cpu = static_cast<int>(s.index);
-    if (cpu < 0 || !kv->abort[preferredSlot]) {
-        d.why = "the variants are missing on a slot";
-        return d;
-    }
-    std::vector<Written> written;
-    if (!writtenStorages(*kv, args, written, d.why)) return d;
-    if (splitsInFlight.load() >= kMaxSplitsInFlight) {
-        d.why = std::to_string(kMaxSplitsInFlight) + " split launches are still in flight";
-        return d;
-    }
-    double share = cpuShare();
-    if (share == 0.0) {
-        d.why = "HETERO_CPU_SHARE=0";
-        return d;
-    }
-    d.cpuSlot = static_cast<unsigned>(cpu);
-    if (splitMode() == SplitMode::Always || share > 0) {
-        d.split = true;
-    } else {
-        pollLaunchTimings();
-        SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
-        d.split = h.split;
-        d.timeUnsplit = h.timeWhole;
-        d.probe = std::move(h.probe);
-        if (!d.split) d.why = "history: unsplit is faster or not yet measured";
-    }
-    return d;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The split launch
-// ---------------------------------------------------------------------------------------------
-namespace {
 
 std::atomic<uint32_t> nextLaunchId{1};
 
-bool eventDone(cl_event e) {
-    cl_int st = CL_QUEUED;
-    BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
-    return st <= CL_COMPLETE;
-}
-
-void waitAll(const std::vector<cl_event>& events) {
-    for (cl_event e : events) check(BACKEND(e, clWaitForEvents)(1, &e));
-}
-
-void releaseAll(std::vector<cl_event>& events) {
-    for (cl_event e : events) BACKEND(e, clReleaseEvent)(e);
-    events.clear();
-}
 
 // Split launches whose threads still run (the stream-back outlives the launch's event). The
 // process waits for them at exit, so no backend is torn down under a running transfer.
@@ -431,7 +72,7 @@ struct HeardAt {
     double at = -1;
     static std::shared_ptr<HeardAt> watch(cl_event e) {
         auto h = std::make_shared<HeardAt>();
-        bool watched = whenComplete(e, [h](cl_int) {
+        bool watched = backend::whenComplete(e, [h](cl_int) {
             {
                 std::lock_guard lock(h->mutex);
                 h->at = splitClock();
@@ -512,46 +153,12 @@ struct SplitRun {
             if (m.pooled && gpuContext) resources->pool.give(gpuContext, m.from, m.bytes);
         if (status && gpuContext) resources->pool.give(gpuContext, status, 2 * sizeof(cl_uint));
         if (gpuDone) BACKEND(gpuDone, clReleaseEvent)(gpuDone);
-        releaseAll(snapshots);
-        releaseAll(cpuReady);
+        backend::releaseAll(snapshots);
+        backend::releaseAll(cpuReady);
     }
 };
 
 
-// Maps a backend buffer of the CPU slot, runs `use` on its bytes, unmaps.
-template <typename Use>
-void withMapped(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t bytes, Use use) {
-    cl_int err = CL_SUCCESS;
-    void* p = BACKEND(queue, clEnqueueMapBuffer)(queue, mem, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &err);
-    if (!p) fail(err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err);
-    try {
-        use(static_cast<unsigned char*>(p));
-    } catch (...) {
-        BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
-        throw;
-    }
-    check(BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr));
-}
-
-// The byte range [first, last) where `a` and `b` differ, widened to whole elements; empty if equal.
-std::pair<size_t, size_t> differingRange(const unsigned char* a, const unsigned char* b, size_t bytes,
-                                         size_t elementSize) {
-    constexpr size_t block = 4096;
-    size_t first = 0;
-    while (first < bytes) {
-        size_t n = std::min(block, bytes - first);
-        if (std::memcmp(a + first, b + first, n) != 0) break;
-        first += n;
-    }
-    if (first == bytes) return {0, 0};
-    while (a[first] == b[first]) ++first;
-    size_t last = bytes;
-    while (last - first > block && std::memcmp(a + last - block, b + last - block, block) == 0) last -= block;
-    while (a[last - 1] == b[last - 1]) --last;
-    first -= first % elementSize;
-    last = std::min(bytes, (last + elementSize - 1) / elementSize * elementSize);
-    return {first, last};
-}
 
 // Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
 struct Wakeup {
@@ -559,7 +166,7 @@ struct Wakeup {
     std::condition_variable cv;
 
     static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
-        whenComplete(e, [w](cl_int) {
+        backend::whenComplete(e, [w](cl_int) {
             { std::lock_guard lock(w->mutex); }  // a waiter between its check and its wait hears this
             w->cv.notify_all();
         });
@@ -584,22 +191,22 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         auto wakeup = std::make_shared<Wakeup>();
         Wakeup::watch(wakeup, r.gpuDone);
         for (cl_event e : r.cpuReady) Wakeup::watch(wakeup, e);
-        auto cpuCopiesFree = [&] { return std::all_of(r.cpuReady.begin(), r.cpuReady.end(), eventDone); };
-        wakeup->waitUntil([&] { return cpuCopiesFree() || eventDone(r.gpuDone); });
+        auto cpuCopiesFree = [&] { return std::all_of(r.cpuReady.begin(), r.cpuReady.end(), backend::done); };
+        wakeup->waitUntil([&] { return cpuCopiesFree() || backend::done(r.gpuDone); });
         if (!cpuCopiesFree()) return false;
     }
-    waitAll(r.cpuReady);
-    releaseAll(r.cpuReady);
+    backend::waitAll(r.cpuReady);
+    backend::releaseAll(r.cpuReady);
     // Commands on the shared internal queues never carry wait lists: one launch's dependencies
     // would block every other launch behind it there. Wait here instead.
     bool copies = std::any_of(r.migrations.begin(), r.migrations.end(), [](const SplitRun::Migration& m) { return m.from; });
     if (copies) {
-        waitAll(r.snapshots);
-        releaseAll(r.snapshots);
+        backend::waitAll(r.snapshots);
+        backend::releaseAll(r.snapshots);
     }
     for (; r.migrationsDone < r.migrations.size(); ++r.migrationsDone) {
         chaos::delay(2000);
-        if (mayGiveUp && eventDone(r.gpuDone)) return false;
+        if (mayGiveUp && backend::done(r.gpuDone)) return false;
         const auto& m = r.migrations[r.migrationsDone];
         if (!m.from) {
             const cl_uint zero = 0;
@@ -608,14 +215,14 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
-        withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
+        backend::withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
             check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_TRUE, 0, m.bytes, p, 0, nullptr, nullptr));
         });
         bytesMoved += m.bytes;
     }
     check(BACKEND(cpuQueue, clFinish)(cpuQueue));
     for (auto& t : r.targets)
-        withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
+        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
     return true;
 }
 
@@ -624,13 +231,13 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
 void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
     // The receive buffers start as copies of the GPU's contents (another queue): never overtake them.
     if (!r.snapshots.empty()) {
-        waitAll(r.snapshots);
-        releaseAll(r.snapshots);
+        backend::waitAll(r.snapshots);
+        backend::releaseAll(r.snapshots);
     }
     for (auto& t : r.targets) {
         std::pair<size_t, size_t> range{0, 0};
-        withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) {
-            range = differingRange(p, t.sent.data(), t.bytes, t.elementSize);
+        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) {
+            range = merge::differingRange(p, t.sent.data(), t.bytes, t.elementSize);
             if (range.second > range.first)
                 std::memcpy(t.sent.data() + range.first, p + range.first, range.second - range.first);
         });
@@ -647,64 +254,17 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
 // when the CPU copies lack results the GPU computed, the merged result copied into the receive
 // buffers, from where it streams back to the CPU after the launch completes.
 void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, uint64_t sent, bool streamBack) {
-    trace::Scope span({int(r.gpu), "merge"}, sent == 0 ? "CPU result" : sent < r.groups ? "merge" : "GPU result");
+    const merge::CpuPart part = sent == 0 ? merge::CpuPart::All : sent < r.groups ? merge::CpuPart::Some : merge::CpuPart::None;
+    trace::Scope span({int(r.gpu), "merge"}, part == merge::CpuPart::All    ? "CPU result"
+                                             : part == merge::CpuPart::Some ? "merge"
+                                                                            : "GPU result");
     span.add(trace::num("objects", double(r.targets.size())));
-    for (auto& t : r.targets) {
-        cl_event e = nullptr;
-        if (sent == 0) {
-            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.recv, t.onGpu, 0, 0, t.bytes, 0, nullptr, &e));
-        } else if (sent < r.groups) {
-            std::lock_guard lock(res.slot(r.gpu).mutex);
-            e = merge::enqueueMerge(gpuTransfer, res.mergeKernel(r.gpu, t.elementSize), t.onGpu, t.recv, t.orig, t.bytes,
-                                    t.elementSize, {});
-            counters::add(counters::Merges);
-        }
-        if (e) BACKEND(e, clReleaseEvent)(e);
-        if (streamBack)
-            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.onGpu, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
-    }
-    check(BACKEND(gpuTransfer, clFinish)(gpuTransfer));
+    std::vector<merge::Target> targets;
+    for (const auto& t : r.targets) targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize});
+    unsigned merges = merge::combine(r.context->backend(r.gpu), Device::instance()->slots()[r.gpu].device, gpuTransfer,
+                                     res.slot(r.gpu).mergeKernels, targets, part, streamBack);
+    counters::add(counters::Merges, merges);
 }
-
-// What streams back to the CPU copies after the launch's event completed: only backend objects
-// (retained) and the per-context resources, so the application may release everything meanwhile.
-struct StreamBack {
-    std::shared_ptr<SplitResources> resources;
-    unsigned gpu = 0, cpu = 0;
-    cl_context gpuContext = nullptr;
-    struct Item {
-        cl_mem recv, onCpu;
-        size_t bytes;
-    };
-    std::vector<Item> items;            // each `recv` is a pool buffer, given back afterwards
-    std::vector<cl_event> cpuReady;     // the CPU copies' earlier users, when the launch did not wait for them
-    size_t bytesMoved = 0;
-
-    void run() {
-        cl_command_queue cpuQueue = resources->slot(cpu).queue;
-        cl_command_queue gpuTransfer = resources->slot(gpu).queue;
-        waitAll(cpuReady);
-        for (auto& it : items) {
-            chaos::delay(5000);  // tests: later CPU work must wait for what is still on its way
-            trace::Scope span({int(cpu), "stream-back"}, "bring back " + std::to_string(it.bytes) + " bytes");
-            withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
-                check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, it.recv, CL_TRUE, 0, it.bytes, p, 0, nullptr,
-                                                                  nullptr));
-            });
-            bytesMoved += it.bytes;
-            counters::add(counters::BytesBetweenDevices, it.bytes);
-        }
-        check(BACKEND(cpuQueue, clFinish)(cpuQueue));
-    }
-    void release() {
-        releaseAll(cpuReady);
-        for (auto& it : items) {
-            resources->pool.give(gpuContext, it.recv, it.bytes);
-            BACKEND(it.onCpu, clReleaseMemObject)(it.onCpu);
-        }
-        items.clear();
-    }
-};
 
 // Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
 // the status word. `sent` (r.groups at first: none) becomes the lowest group whose results the GPU
@@ -727,7 +287,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
-    while (next > r.cpuFloor && (fixedShare || !eventDone(r.gpuDone))) {
+    while (next > r.cpuFloor && (fixedShare || !backend::done(r.gpuDone))) {
         chaos::delay(2000);
         uint64_t size = randomChunks ? 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
@@ -755,8 +315,8 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
         // copies next (the stream-back's map on the same in-order queue) waits for it.
         Wakeup::watch(wakeup, chunkDone);
-        wakeup->waitUntil([&] { return eventDone(chunkDone) || (!fixedShare && eventDone(r.gpuDone)); });
-        bool finished = eventDone(chunkDone);
+        wakeup->waitUntil([&] { return backend::done(chunkDone) || (!fixedShare && backend::done(r.gpuDone)); });
+        bool finished = backend::done(chunkDone);
         cl_int chunkStatus = CL_COMPLETE;
         BACKEND(chunkDone, clGetEventInfo)(chunkDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof chunkStatus, &chunkStatus,
                                            nullptr);
@@ -778,7 +338,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         lastPerGroup = perGroup;
         if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
         // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
-        if (!fixedShare && eventDone(r.gpuDone)) break;
+        if (!fixedShare && backend::done(r.gpuDone)) break;
         sendChunkResults(r, cpuQueue, gpuTransfer, bytesMoved);
         chaos::delay(2000);
         // The status word follows the data on the same in-order queue: the GPU only skips groups
@@ -869,11 +429,12 @@ void runSplit(std::shared_ptr<SplitRun> run) {
                describeChunks(chunkSizes).c_str(), bytesMoved, seconds * 1e3);
 
     // Hand the receive buffers to the stream-back, everything else back to the pools.
-    StreamBack back;
-    back.resources = r.resources;
-    back.gpu = r.gpu;
-    back.cpu = r.cpu;
+    merge::StreamBack back;
+    back.cpuQueue = cpuQueue;
+    back.gpuQueue = gpuTransfer;
+    back.pool = &res.pool;
     back.gpuContext = r.context->backend(r.gpu);
+    back.beforeEach = [](size_t) { chaos::delay(5000); };  // tests: later CPU work must wait for what is on its way
     for (auto& t : r.targets) {
         res.pool.give(back.gpuContext, t.orig, t.bytes);
         if (streamBack) {
@@ -904,8 +465,11 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     r.status = nullptr;
     BACKEND(r.gpuDone, clReleaseEvent)(r.gpuDone);
     r.gpuDone = nullptr;
-    releaseAll(r.snapshots);
+    backend::releaseAll(r.snapshots);
     cl_event userCpu = r.userCpu, userGpu = r.userGpu;
+    const unsigned cpuSlot = r.cpu;
+    // The stream-back uses the context's pools and queues after the launch's objects are gone.
+    std::shared_ptr<SplitResources> keepResources = r.resources;
     // Let go of the context, kernel and memory objects before the launch is seen complete: an
     // application that then releases everything must see its objects (and destructor callbacks)
     // go at once, not whenever this thread gets to its end.
@@ -918,18 +482,24 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     // (Given up and nothing streamed back: the written objects' CPU copies were never brought.)
     cl_int cpuStatus = cpuReady && !(gaveUp && !streamBack) ? CL_COMPLETE : CL_OUT_OF_RESOURCES;
     try {
+        trace::Scope span({int(cpuSlot), "stream-back"}, "bring back results");
         back.run();
+        span.add(trace::num("bytes", double(back.bytesMoved)));
     } catch (const Error& e) {
         HETERO_LOG(Error, "split launch: bringing results back to the CPU failed (%s)", errorName(e.code));
         cpuStatus = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;  // a stale copy must never pass as current
     }
     back.release();
+    counters::add(counters::BytesBetweenDevices, back.bytesMoved);
     HETERO_LOG(Debug, "split: %zu bytes streamed back to the CPU", back.bytesMoved);
     BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
     BACKEND(userCpu, clReleaseEvent)(userCpu);
 }
 
+
 }  // namespace
+
+unsigned discreteSplitsInFlight() { return splitsInFlight.load(); }
 
 cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                      const SplitDecision& decision) {
@@ -994,9 +564,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
 
     // The history times the split from when the GPU queue gets to it.
-    if (HeldEvent reached; splitMode() == SplitMode::Auto && cpuShare() < 0 &&
-                           (reached.e = startTiming(gpuQueue, gpuWait)) != nullptr)
-        r.gpuReached = HeardAt::watch(reached.e);
+    if (splitMode() == SplitMode::Auto && cpuShare() < 0)
+        if (backend::Event reached(startTiming(gpuQueue, gpuWait)); reached) r.gpuReached = HeardAt::watch(reached.get());
 
     // The merge needs both copies of a written object to hold the same bytes wherever the launch does
     // not write. Copies of an object never written hold whatever their allocation held: zero both.
@@ -1053,18 +622,18 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 
     // Test knobs: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not), or
     // until the CPU side is done.
-    HeldEvent gateHeld;
+    backend::Event gateHeld;
     if (chaos::on() || chaos::gpuAfterCpu()) {
         cl_int gateErr = CL_SUCCESS;
         cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
         if (gate && chaos::gpuAfterCpu()) {
             gpuWait.push_back(gate);
-            gateHeld.e = gate;
+            gateHeld.reset(gate);
             BACKEND(gate, clRetainEvent)(gate);
             r.gpuGate = gate;
         } else if (gate) {
             gpuWait.push_back(gate);
-            gateHeld.e = gate;  // our own reference: the opener below may be done before the kernel is enqueued
+            gateHeld.reset(gate);  // our own reference: the opener below may be done before the kernel is enqueued
             BACKEND(gate, clRetainEvent)(gate);
             unsigned wait = chaos::below(30000);
             std::thread([gate, wait] {
@@ -1107,34 +676,6 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     RunningSplits::instance().enter();
     std::thread(runSplit, run).detach();
     return forCommand;
-}
-
-}  // namespace hetero
-
-// ---------------------------------------------------------------------------------------------
-// Shared with the unified engine (platform/split/unified_split.cpp).
-// ---------------------------------------------------------------------------------------------
-namespace hetero {
-
-transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroupSize) {
-    if (!launch.hasLocal) chooseLocalSize(launch, maxWorkGroupSize ? maxWorkGroupSize : 1);
-    return toNDRange(launch);
-}
-
-void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
-    for (size_t i = 0; i < extra.size(); ++i)
-        check(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
-}
-
-cl_uint computeUnits(unsigned slot) {
-    cl_uint units = 1;
-    cl_device_id d = Device::instance()->slots()[slot].device;
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-    return std::max(1u, units);
-}
-
-double splitClock() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace hetero

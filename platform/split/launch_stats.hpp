@@ -4,7 +4,7 @@
 #pragma once
 
 #include "platform/observe/counters.hpp"
-#include "platform/split/split.hpp"
+#include "platform/split/launch_geometry.hpp"
 #include "platform/observe/trace.hpp"
 
 #include <cstdint>
@@ -12,14 +12,6 @@
 #include <vector>
 
 namespace hetero {
-
-// A local size for a launch that gave none: what divides the global size, up to 64 in dimension 0
-// (the split engine's rule; the backend's own choice cannot be asked for).
-void chooseLocalSize(LaunchGeometry& l, size_t maxGroup);
-
-// The work-groups of a launch. Without a local size, those of chooseLocalSize(), so that whole and
-// split launches of one kernel are counted in the same work-groups. 0 for an empty launch.
-uint64_t workGroupsOf(const LaunchGeometry& l, size_t maxGroup);
 
 // True when `slot` is a CPU device (its work-groups count as the CPU's).
 bool isCpuSlot(unsigned slot);

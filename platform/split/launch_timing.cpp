@@ -1,6 +1,6 @@
 #include "platform/split/launch_timing.hpp"
 
-#include "platform/support/object.hpp"
+#include "devices/backend_call.hpp"
 
 #include <atomic>
 #include <chrono>

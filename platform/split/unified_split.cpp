@@ -1,6 +1,9 @@
 #include "platform/split/unified_split.hpp"
 
 #include "platform/split/chaos.hpp"
+#include "platform/split/config.hpp"
+#include "platform/split/split_common.hpp"
+#include "platform/split/variants.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"

@@ -5,7 +5,8 @@
 // follow each device's measured speed (guided self-scheduling weighted by throughput).
 #pragma once
 
-#include "platform/split/split.hpp"
+#include "platform/engine/command.hpp"
+#include "platform/split/decision.hpp"
 
 #include <string>
 #include <vector>

@@ -20,9 +20,6 @@ struct _cl_kernel { const cl_icd_dispatch* dispatch; };
 struct _cl_event { const cl_icd_dispatch* dispatch; };
 struct _cl_sampler { const cl_icd_dispatch* dispatch; };
 
-// Calls a backend object's (PoCL's, NVIDIA's) entry point through its own dispatch table.
-#define BACKEND(object, function) ((object)->dispatch->function)
-
 namespace hetero {
 
 // Hetero's own dispatch table (icd/dispatch_table.cpp).

@@ -1,0 +1,28 @@
+#include "merge/stream_back.hpp"
+
+#include "devices/backend_call.hpp"
+
+namespace hetero::merge {
+
+void StreamBack::run() {
+    backend::waitAll(cpuReady);
+    for (auto& it : items) {
+        if (beforeEach) beforeEach(it.bytes);
+        backend::withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
+            check(BACKEND(gpuQueue, clEnqueueReadBuffer)(gpuQueue, it.from, CL_TRUE, 0, it.bytes, p, 0, nullptr, nullptr));
+        });
+        bytesMoved += it.bytes;
+    }
+    check(BACKEND(cpuQueue, clFinish)(cpuQueue));
+}
+
+void StreamBack::release() {
+    backend::releaseAll(cpuReady);
+    for (auto& it : items) {
+        pool->give(gpuContext, it.from, it.bytes);
+        BACKEND(it.onCpu, clReleaseMemObject)(it.onCpu);
+    }
+    items.clear();
+}
+
+}  // namespace hetero::merge

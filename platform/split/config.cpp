@@ -1,0 +1,37 @@
+#include "platform/split/config.hpp"
+
+#include "platform/support/config.hpp"
+#include "platform/support/log.hpp"
+
+#include <cstdlib>
+#include <string>
+
+namespace hetero {
+
+SplitMode splitMode() {
+    static const SplitMode mode = [] {
+        std::string v = config::get("HETERO_SPLIT", "split").value_or("auto");
+        if (v == "off" || v == "0") return SplitMode::Off;
+        if (v == "always") return SplitMode::Always;
+        if (v != "auto") HETERO_LOG(Warn, "HETERO_SPLIT=%s not understood (auto|off|always); using auto", v.c_str());
+        return SplitMode::Auto;
+    }();
+    return mode;
+}
+
+double cpuShare() {
+    static const double share = [] {
+        auto v = config::get("HETERO_CPU_SHARE", "cpu_share");
+        if (!v) return -1.0;
+        char* end = nullptr;
+        double d = std::strtod(v->c_str(), &end);
+        if (end == v->c_str() || *end || d < 0 || d > 1) {
+            HETERO_LOG(Warn, "HETERO_CPU_SHARE=%s must be a number from 0 to 1; ignored", v->c_str());
+            return -1.0;
+        }
+        return d;
+    }();
+    return share;
+}
+
+}  // namespace hetero

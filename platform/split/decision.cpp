@@ -1,0 +1,125 @@
+#include "platform/split/decision.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/objects/memobj.hpp"
+#include "platform/split/config.hpp"
+#include "platform/split/discrete_split.hpp"
+#include "platform/split/launch_timing.hpp"
+
+namespace hetero {
+
+namespace {
+
+// The history's key for a launch: its global size.
+LaunchSize sizeKey(const LaunchGeometry& l) {
+    LaunchSize s;
+    s.dims = l.dims;
+    for (cl_uint d = 0; d < l.dims && d < 3; ++d) s.global[d] = l.global[d];
+    return s;
+}
+
+}  // namespace
+
+cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
+    cl_event marker = nullptr;
+    if (BACKEND(queue, clEnqueueMarkerWithWaitList)(queue, static_cast<cl_uint>(waitList.size()),
+                                                    waitList.empty() ? nullptr : waitList.data(), &marker) != CL_SUCCESS)
+        return nullptr;
+    return marker;
+}
+
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
+    if (done) return timeWholeLaunch(done, kernel, sizeKey(launch));
+    SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
+}
+
+void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
+    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe);
+}
+
+bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
+                     std::string& why) {
+    const auto& params = kv.analysis->params;
+    if (params.size() != args.size()) {
+        why = "analysis and kernel disagree on the parameters";
+        return false;
+    }
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i].sampler || (args[i].mem && args[i].mem->isImage())) {
+            why = "image or sampler arguments";
+            return false;
+        }
+        if (!args[i].mem || !params[i].mayWrite) continue;
+        if (params[i].storeSizes.size() != 1) {
+            why = "parameter " + params[i].name + " is written through several element sizes";
+            return false;
+        }
+        size_t size = params[i].storeSizes[0];
+        if (size != 1 && size != 2 && size != 4 && size != 8) {
+            why = "unsupported element size";
+            return false;
+        }
+        Storage* s = &args[i].mem->storage();
+        bool seen = false;
+        for (auto& w : out)
+            if (w.storage == s) {
+                seen = true;
+                if (w.elementSize != size) {  // the same memory through two element sizes (H2, H5)
+                    why = "one memory object is written through two element sizes";
+                    return false;
+                }
+            }
+        if (!seen) out.push_back({s, size});
+    }
+    return true;
+}
+
+SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                            unsigned preferredSlot) {
+    SplitDecision d;
+    d.gpuSlot = preferredSlot;
+    auto kv = kernel.variants();
+    if (!kv) {
+        d.why = "not splittable";
+        return d;
+    }
+    if (launch.empty) return d;
+    const auto& slots = Device::instance()->slots();
+    int cpu = -1;
+    for (const auto& s : slots)
+        if (s.index != preferredSlot && (s.type & CL_DEVICE_TYPE_CPU) && kv->chunk[s.index]) {
+            cpu = static_cast<int>(s.index);
+            break;
+        }
+    for (const auto& s : slots)
+        if (cpu < 0 && s.index != preferredSlot && kv->chunk[s.index]) cpu = static_cast<int>(s.index);
+    if (cpu < 0 || !kv->abort[preferredSlot]) {
+        d.why = "the variants are missing on a slot";
+        return d;
+    }
+    std::vector<Written> written;
+    if (!writtenStorages(*kv, args, written, d.why)) return d;
+    if (discreteSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+        d.why = std::to_string(kMaxDiscreteSplitsInFlight) + " split launches are still in flight";
+        return d;
+    }
+    double share = cpuShare();
+    if (share == 0.0) {
+        d.why = "HETERO_CPU_SHARE=0";
+        return d;
+    }
+    d.cpuSlot = static_cast<unsigned>(cpu);
+    if (splitMode() == SplitMode::Always || share > 0) {
+        d.split = true;
+    } else {
+        pollLaunchTimings();
+        SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
+        d.split = h.split;
+        d.timeUnsplit = h.timeWhole;
+        d.probe = std::move(h.probe);
+        if (!d.split) d.why = "history: unsplit is faster or not yet measured";
+    }
+    return d;
+}
+
+}  // namespace hetero

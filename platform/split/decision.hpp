@@ -1,0 +1,50 @@
+// Whether one launch runs whole or split, and between which slots: configuration (config.hpp), the
+// transform's verdict, what the launch writes (docs/hazards.md H2, H5) and, in auto mode, the
+// kernel's history (split_history.hpp) fed by timings of its launches.
+#pragma once
+
+#include "platform/objects/kernel.hpp"
+#include "platform/split/launch_geometry.hpp"
+#include "platform/split/split_history.hpp"
+#include "platform/split/variants.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+// How one launch will run: on one slot, or split between gpuSlot and cpuSlot.
+struct SplitDecision {
+    bool split = false;
+    std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
+    bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
+    unsigned gpuSlot = 0, cpuSlot = 0;
+    std::string why;  // for the log: why not split
+};
+SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                            unsigned preferredSlot);
+
+// What a split launch writes: one entry per storage, with the scalar size it is written through.
+struct Written {
+    Storage* storage;
+    size_t elementSize;
+};
+// The written storages of a launch; false (and `why`) when it cannot be split (H2, H5).
+bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
+                     std::string& why);
+
+// A marker enqueued on `queue` with `waitList`: its completion is when a launch enqueued right
+// after it could start (a split launch's time counts from there). Null if the backend refused.
+cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList);
+
+// Times a launch run whole for the decision history when SplitDecision::timeUnsplit asks: `done`
+// is its backend event on a queue with profiling (Queue::timingQueue), or null when it could not
+// be timed. See launch_timing.hpp.
+void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
+
+// Records a split launch in the history (`seconds`: from when it could start; `probe`: it was a
+// probe, whose loss against running whole counts against the kernel's probe budget).
+void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe);
+
+}  // namespace hetero

@@ -1,0 +1,38 @@
+#include "platform/split/resources.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/objects/context.hpp"
+
+namespace hetero {
+
+SplitResources::Slot& SplitResources::slot(unsigned s) {
+    std::lock_guard lock(mutex);
+    Slot& r = *slots[s];
+    if (!r.queue) {
+        cl_context c = context->backend(s);
+        cl_int err = CL_SUCCESS;
+        r.queue = BACKEND(c, clCreateCommandQueue)(c, Device::instance()->slots()[s].device, 0, &err);
+        if (!r.queue) fail(CL_OUT_OF_RESOURCES);
+    }
+    return r;
+}
+
+SplitResources::~SplitResources() {
+    // No clFinish (see Queue::~Queue): this may run on a backend's callback thread, when the
+    // context goes with an event's last reference. The split threads that used the queue waited
+    // for their work before letting go of these resources.
+    for (auto& r : slots)
+        if (r->queue) BACKEND(r->queue, clReleaseCommandQueue)(r->queue);
+}
+
+std::shared_ptr<SplitResources> Context::sharedSplitResources() {
+    std::call_once(splitOnce_, [this] {
+        auto r = std::make_shared<SplitResources>();
+        r->context = this;
+        for (unsigned s = 0; s < slotCount(); ++s) r->slots.push_back(std::make_unique<SplitResources::Slot>());
+        split_ = std::move(r);
+    });
+    return split_;
+}
+
+}  // namespace hetero
