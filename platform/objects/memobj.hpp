@@ -68,6 +68,8 @@ private:
     std::vector<std::pair<Destructor, void*>> destructors_;
 };
 
+// The image formats every slot supports for these flags and image type (their intersection).
+std::vector<cl_image_format> supportedFormats(Context* context, cl_mem_flags flags, cl_mem_object_type type);
 // Bytes per element of an image format; 0 if the format is not valid.
 size_t imageElementSize(const cl_image_format& format);
 

@@ -4,7 +4,9 @@
 #include "platform/split/config.hpp"
 #include "platform/split/split_common.hpp"
 #include "platform/split/variants.hpp"
-#include "platform/api/enqueue.hpp"
+#include "devices/backend_call.hpp"
+#include "platform/engine/queue.hpp"
+#include "platform/objects/memobj.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"
 
