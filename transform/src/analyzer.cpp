@@ -6,6 +6,7 @@
 
 #include "clang_util.hpp"
 #include "sites.hpp"
+#include "variants.hpp"
 
 #include <algorithm>
 #include <regex>
@@ -616,9 +617,18 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         const CXCursorKind k = clang_getCursorKind(c);
         const unsigned at = expansionOffset(clang_getRangeStart(clang_getCursorExtent(c)));
         if (at == kNoOffset) continue;
-        if (k == CXCursor_MacroExpansion) files.macroExpansions.push_back(c);
-        else if (clang_isDeclaration(k)) files.declarationStarts.push_back(at);
+        if (k == CXCursor_MacroExpansion) {
+            files.macroExpansions.push_back(c);
+        } else if (clang_isDeclaration(k)) {
+            files.declarationStarts.push_back(at);
+            const unsigned end = expansionOffset(clang_getRangeEnd(clang_getCursorExtent(c)));
+            if (end != kNoOffset) files.declarationExtents.emplace_back(at, end);
+        }
     }
+    const CopyRules rules(program.text, files.userHeaders, files.includeChains, program.macroOptions,
+                          files.declarationExtents);
+    // The helpers placed before the program are compiled under its build options.
+    const std::string optionClash = rules.optionMacroNamed(preambleIdentifiers());
     std::vector<CXCursor> functions;
     std::set<std::string> userFunctions;
     for (CXCursor c : children(tu)) {
@@ -693,6 +703,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
 
         KernelDetail kd;
         kd.site = siteOf(fn, files);
+        rules.plan(kd.site);
         kd.chunkHelpers = fx.chunkHelpers;
         if (!fx.hasGoto && !fx.barrier)
             for (auto& [open, end] : fx.topLoops)
@@ -713,11 +724,23 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
                                   sizes + " bytes), which cannot be merged element-wise");
             }
         if (!kd.site.ok) reasons.push_back("cannot rewrite the kernel: " + kd.site.problem);
+        if (!optionClash.empty())
+            reasons.push_back("a build option defines " + optionClash + ", which the generated helpers use");
+        // The copies' own macros and inserted code must mean what the rewriter meant.
+        std::set<std::string> ownNames = rewriterMacroNames();
+        ownNames.insert(fx.chunkHelpers.begin(), fx.chunkHelpers.end());
+        if (kd.site.viaMacro) ownNames.insert(kd.site.name);
+        if (const std::string clash = rules.macroNamed(ownNames); !clash.empty())
+            reasons.push_back("the program defines or undefines a macro named " + clash +
+                              ", a name its rewritten copies define or use");
         for (const auto& name : fx.chunkHelpers) {
             auto& sites = model.helpers[name];
             if (sites.empty()) {
                 for (CXCursor f : functions)
-                    if (spelling(f) == name) sites.push_back(siteOf(f, files));
+                    if (spelling(f) == name) {
+                        sites.push_back(siteOf(f, files));
+                        rules.plan(sites.back());
+                    }
             }
             bool withParams = false, withoutParams = false;
             for (const auto& s : sites) {
