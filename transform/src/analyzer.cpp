@@ -256,14 +256,29 @@ private:
 
     bool isProgramScope(CXCursor decl) {
         // Variables of a function have it as their semantic parent; others belong to the program.
+        // A function's static variables (OpenCL C 2.0) live as long as the program, as those do.
         if (clang_getCursorKind(decl) == CXCursor_ParmDecl) return false;
-        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_FunctionDecl;
+        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_FunctionDecl ||
+               clang_Cursor_getStorageClass(decl) == CX_SC_Static;
+    }
+
+    // The split kernels run from another program than the application's (the variants' program),
+    // which holds its own instance of every program-scope variable: reading one that may change
+    // (written by another kernel, unsplit, in the application's program) would read the wrong one.
+    void useProgramScope(CXCursor decl) {
+        fx_.programScope = true;
+        const CXType t = clang_getCursorType(decl);
+        CXType e = t;
+        while (isArray(e)) e = clang_getArrayElementType(e);
+        if (addressSpaceOf(t) != Space::Constant && !clang_isConstQualifiedType(e))
+            fx_.problem("uses program-scope variable " + spelling(decl) +
+                        ", of which the split variants' program holds an instance of its own");
     }
 
     // The memory holding a variable (for '&v', 'v[i]' on arrays, 'v.f = ...').
     Roots variableLocation(CXCursor decl) {
         if (isProgramScope(decl)) {
-            fx_.programScope = true;
+            useProgramScope(decl);
             return {kProgram};
         }
         if (clang_Cursor_getStorageClass(decl) == CX_SC_OpenCLWorkGroupLocal ||
@@ -277,7 +292,7 @@ private:
         const CXType t = clang_getCursorType(decl);
         if (isArray(t)) return variableLocation(decl);
         if (isProgramScope(decl)) {
-            fx_.programScope = true;
+            useProgramScope(decl);
             return isPointer(t) ? Roots{kUnknown} : Roots{};
         }
         if (Roots* r = env.find(decl)) return *r;
@@ -380,7 +395,7 @@ private:
             CXCursor d = clang_getCursorReferenced(c);
             const CXCursorKind dk = clang_getCursorKind(d);
             if (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl) return {};
-            if (isProgramScope(d)) fx_.programScope = true;
+            if (isProgramScope(d)) useProgramScope(d);
             return variableValue(d);
         }
         case CXCursor_ArraySubscriptExpr:
