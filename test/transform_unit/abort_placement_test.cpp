@@ -106,7 +106,7 @@ TEST_CASE("transform_unit.abort_placement.barrier_kernels_decide_per_group_at_st
             c[get_global_id(0)] = acc;
         })", "k");
     CHECK(loopChecks(text) == 0);
-    CHECK(text.find("__local uint __hetero_skip") != std::string::npos);
+    CHECK(text.find("__local unsigned int __hetero_skip") != std::string::npos);
     CHECK(text.find("barrier(CLK_LOCAL_MEM_FENCE); if (__hetero_skip) return;") != std::string::npos);
 }
 

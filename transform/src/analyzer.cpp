@@ -6,6 +6,7 @@
 
 #include "clang_util.hpp"
 #include "sites.hpp"
+#include "variants.hpp"
 
 #include <algorithm>
 #include <regex>
@@ -255,14 +256,29 @@ private:
 
     bool isProgramScope(CXCursor decl) {
         // Variables of a function have it as their semantic parent; others belong to the program.
+        // A function's static variables (OpenCL C 2.0) live as long as the program, as those do.
         if (clang_getCursorKind(decl) == CXCursor_ParmDecl) return false;
-        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_FunctionDecl;
+        return clang_getCursorKind(clang_getCursorSemanticParent(decl)) != CXCursor_FunctionDecl ||
+               clang_Cursor_getStorageClass(decl) == CX_SC_Static;
+    }
+
+    // The split kernels run from another program than the application's (the variants' program),
+    // which holds its own instance of every program-scope variable: reading one that may change
+    // (written by another kernel, unsplit, in the application's program) would read the wrong one.
+    void useProgramScope(CXCursor decl) {
+        fx_.programScope = true;
+        const CXType t = clang_getCursorType(decl);
+        CXType e = t;
+        while (isArray(e)) e = clang_getArrayElementType(e);
+        if (addressSpaceOf(t) != Space::Constant && !clang_isConstQualifiedType(e))
+            fx_.problem("uses program-scope variable " + spelling(decl) +
+                        ", of which the split variants' program holds an instance of its own");
     }
 
     // The memory holding a variable (for '&v', 'v[i]' on arrays, 'v.f = ...').
     Roots variableLocation(CXCursor decl) {
         if (isProgramScope(decl)) {
-            fx_.programScope = true;
+            useProgramScope(decl);
             return {kProgram};
         }
         if (clang_Cursor_getStorageClass(decl) == CX_SC_OpenCLWorkGroupLocal ||
@@ -276,7 +292,7 @@ private:
         const CXType t = clang_getCursorType(decl);
         if (isArray(t)) return variableLocation(decl);
         if (isProgramScope(decl)) {
-            fx_.programScope = true;
+            useProgramScope(decl);
             return isPointer(t) ? Roots{kUnknown} : Roots{};
         }
         if (Roots* r = env.find(decl)) return *r;
@@ -379,7 +395,7 @@ private:
             CXCursor d = clang_getCursorReferenced(c);
             const CXCursorKind dk = clang_getCursorKind(d);
             if (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl) return {};
-            if (isProgramScope(d)) fx_.programScope = true;
+            if (isProgramScope(d)) useProgramScope(d);
             return variableValue(d);
         }
         case CXCursor_ArraySubscriptExpr:
@@ -616,9 +632,18 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         const CXCursorKind k = clang_getCursorKind(c);
         const unsigned at = expansionOffset(clang_getRangeStart(clang_getCursorExtent(c)));
         if (at == kNoOffset) continue;
-        if (k == CXCursor_MacroExpansion) files.macroExpansions.push_back(c);
-        else if (clang_isDeclaration(k)) files.declarationStarts.push_back(at);
+        if (k == CXCursor_MacroExpansion) {
+            files.macroExpansions.push_back(c);
+        } else if (clang_isDeclaration(k)) {
+            files.declarationStarts.push_back(at);
+            const unsigned end = expansionOffset(clang_getRangeEnd(clang_getCursorExtent(c)));
+            if (end != kNoOffset) files.declarationExtents.emplace_back(at, end);
+        }
     }
+    const CopyRules rules(program.text, files.userHeaders, files.includeChains, program.macroOptions,
+                          files.declarationExtents);
+    // The helpers placed before the program are compiled under its build options.
+    const std::string optionClash = rules.optionMacroNamed(preambleIdentifiers());
     std::vector<CXCursor> functions;
     std::set<std::string> userFunctions;
     for (CXCursor c : children(tu)) {
@@ -693,6 +718,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
 
         KernelDetail kd;
         kd.site = siteOf(fn, files);
+        rules.plan(kd.site);
         kd.chunkHelpers = fx.chunkHelpers;
         if (!fx.hasGoto && !fx.barrier)
             for (auto& [open, end] : fx.topLoops)
@@ -713,11 +739,23 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
                                   sizes + " bytes), which cannot be merged element-wise");
             }
         if (!kd.site.ok) reasons.push_back("cannot rewrite the kernel: " + kd.site.problem);
+        if (!optionClash.empty())
+            reasons.push_back("a build option defines " + optionClash + ", which the generated helpers use");
+        // The copies' own macros and inserted code must mean what the rewriter meant.
+        std::set<std::string> ownNames = rewriterMacroNames();
+        ownNames.insert(fx.chunkHelpers.begin(), fx.chunkHelpers.end());
+        if (kd.site.viaMacro) ownNames.insert(kd.site.name);
+        if (const std::string clash = rules.macroNamed(ownNames); !clash.empty())
+            reasons.push_back("the program defines or undefines a macro named " + clash +
+                              ", a name its rewritten copies define or use");
         for (const auto& name : fx.chunkHelpers) {
             auto& sites = model.helpers[name];
             if (sites.empty()) {
                 for (CXCursor f : functions)
-                    if (spelling(f) == name) sites.push_back(siteOf(f, files));
+                    if (spelling(f) == name) {
+                        sites.push_back(siteOf(f, files));
+                        rules.plan(sites.back());
+                    }
             }
             bool withParams = false, withoutParams = false;
             for (const auto& s : sites) {

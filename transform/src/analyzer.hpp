@@ -33,6 +33,11 @@ struct FunctionSite {
     size_t invocationStart = 0, invocationEnd = 0;  // "M(args)"
     size_t definitionStart = 0, definitionEnd = 0;  // "M(params) body" of the #define
     bool nameInArguments = false;
+    // Placing the copy (copy_rules.cpp): directives that give the macros the original changes their
+    // state at the original; the original's first line (and its invocation's, when made by a
+    // macro) for the copy's #line; the line the program resumes at after the copies.
+    std::string restore;
+    size_t copyLine = 0, invocationLine = 0, resumeLine = 0;
 };
 
 struct KernelDetail {

@@ -90,6 +90,8 @@ std::unique_ptr<ParsedProgram> parseProgram(const std::vector<std::string>& sour
     p->fileName = "hetero_program.cl";
     const ClangOptions co = translateOptions(options);
     p->clStd = co.clStd;
+    for (const auto& a : co.args)
+        if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0) p->macroOptions.push_back(a);
     if (co.unsupported) {
         p->log = "hetero transform: " + co.unsupportedReason + "\n";
         return p;

@@ -15,6 +15,7 @@ struct ParsedProgram {
     std::string fileName;  // name of the in-memory main file
     std::string text;      // the source strings concatenated, as clCreateProgramWithSource does
     std::string clStd;     // CL1.2, CL2.0, ...
+    std::vector<std::string> macroOptions;  // the -D/-U build options, in order ("-DX=1", "-UY")
     bool ok = false;       // parsed without errors
     std::string log;       // diagnostics, formatted for a build log
     ParsedProgram() = default;

@@ -165,7 +165,22 @@ void findIncludes(const ParsedProgram& program, SourceFiles& files) {
             const std::string& text = c->files->program->text;
             size_t eol = text.find('\n', off);
             eol = eol == std::string::npos ? text.size() : eol + 1;
-            c->files->includeEnd.emplace(take(clang_getFileName(included)), eol);
+            const std::string name = take(clang_getFileName(included));
+            c->files->includeEnd.emplace(name, eol);
+            CXTranslationUnit tu = c->files->program->tu;
+            if (clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, included, 0))) return;
+            size_t size = 0;
+            const char* contents = clang_getFileContents(tu, included, &size);
+            if (contents) c->files->userHeaders.emplace(name, std::string(contents, size));
+            IncludeChain chain;
+            for (unsigned k = 0; k < depth; ++k) {
+                CXFile by = nullptr;
+                unsigned at = 0;
+                clang_getExpansionLocation(stack[k], &by, nullptr, nullptr, &at);
+                const std::string byName = by ? take(clang_getFileName(by)) : std::string();
+                chain.emplace_back(byName == c->files->program->fileName ? std::string() : byName, at);
+            }
+            c->files->includeChains.emplace(name, chain);
         },
         &ctx);
 }

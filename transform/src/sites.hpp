@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analyzer.hpp"
+#include "copy_rules.hpp"
 #include "parse.hpp"
 
 #include <clang-c/Index.h>
@@ -20,9 +21,13 @@ struct SourceFiles {
     std::map<std::string, size_t> includeEnd;  // header name -> program offset after its #include line
     std::vector<CXCursor> macroExpansions;     // in the program (with the detailed preprocessing record)
     std::vector<unsigned> declarationStarts;   // program offsets where top-level declarations begin
+    std::vector<std::pair<size_t, size_t>> declarationExtents;  // [start, end) of the program's top-level declarations
+    std::map<std::string, std::string> userHeaders;  // every header not in a system directory -> contents
+    std::map<std::string, IncludeChain> includeChains;
 };
 
-// Fills includeEnd for every header the program includes (through its outermost #include).
+// Fills includeEnd for every header the program includes (through its outermost #include), and
+// userHeaders and includeChains for those outside system directories.
 void findIncludes(const ParsedProgram& program, SourceFiles& files);
 
 FunctionSite siteOf(CXCursor fn, SourceFiles& files);
