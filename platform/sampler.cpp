@@ -6,7 +6,7 @@
 
 namespace hetero {
 
-Sampler* Sampler::create(Context* context, const cl_sampler_properties* properties) {
+Sampler* Sampler::create(Context* context, const cl_sampler_properties* properties, bool reportProperties) {
     require(Device::instance()->limits().imageSupport, CL_INVALID_OPERATION);
     auto* s = new Sampler;
     Ref<Sampler> guard(s, true);
@@ -24,6 +24,7 @@ Sampler* Sampler::create(Context* context, const cl_sampler_properties* properti
         }
         s->properties_.push_back(0);
     }
+    if (!reportProperties) s->properties_.clear();
     require(s->normalized_ == CL_TRUE || s->normalized_ == CL_FALSE, CL_INVALID_VALUE);
     require(s->addressing_ >= CL_ADDRESS_NONE && s->addressing_ <= CL_ADDRESS_MIRRORED_REPEAT, CL_INVALID_VALUE);
     require(s->filter_ == CL_FILTER_NEAREST || s->filter_ == CL_FILTER_LINEAR, CL_INVALID_VALUE);
@@ -63,7 +64,7 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
     return guardedCreate(errcode_ret, [&]() -> cl_sampler {
         Context* c = fromHandle<Context>(context);
         require(c != nullptr, CL_INVALID_CONTEXT);
-        return Sampler::create(c, properties)->handle();
+        return Sampler::create(c, properties, true)->handle();
     });
 }
 
@@ -71,7 +72,12 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_co
                                        cl_filter_mode filter_mode, cl_int* errcode_ret) {
     cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, normalized_coords, CL_SAMPLER_ADDRESSING_MODE,
                                      addressing_mode, CL_SAMPLER_FILTER_MODE, filter_mode, 0};
-    return clCreateSamplerWithProperties(context, props, errcode_ret);
+    return guardedCreate(errcode_ret, [&]() -> cl_sampler {
+        Context* c = fromHandle<Context>(context);
+        require(c != nullptr, CL_INVALID_CONTEXT);
+        // CL_SAMPLER_PROPERTIES of a sampler from clCreateSampler is empty (no properties were given).
+        return Sampler::create(c, props, false)->handle();
+    });
 }
 
 cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
