@@ -9,15 +9,18 @@ namespace {
 
 void requireRegion(Mem* image, const size_t* origin, const size_t* region) {
     require(origin != nullptr && region != nullptr, CL_INVALID_VALUE);
-    const ImageLayout& l = image->storage().image();
+    const ImageLayout& l = image->image();
     for (int d = 0; d < 3; ++d) {
         require(region[d] > 0, CL_INVALID_VALUE);
         require(origin[d] <= l.region[d] && region[d] <= l.region[d] - origin[d], CL_INVALID_VALUE);
     }
 }
 
+// The command replaces every byte of the image's storage (an image viewing a buffer may cover
+// only part of it: never).
 bool coversImage(Mem* image, const size_t* origin, const size_t* region) {
-    const ImageLayout& l = image->storage().image();
+    if (image->viewsBuffer()) return false;
+    const ImageLayout& l = image->image();
     for (int d = 0; d < 3; ++d)
         if (origin[d] != 0 || region[d] != l.region[d]) return false;
     return true;
@@ -25,7 +28,7 @@ bool coversImage(Mem* image, const size_t* origin, const size_t* region) {
 
 // The bytes of `region` of an image, for the trace.
 size_t regionBytes(Mem* image, const size_t* region) {
-    return region[0] * region[1] * region[2] * image->storage().image().elementSize;
+    return region[0] * region[1] * region[2] * image->image().elementSize;
 }
 
 struct Box {
@@ -104,8 +107,8 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
         Mem* dst = imageOf(queue, dst_image);
         requireRegion(src, src_origin, region);
         requireRegion(dst, dst_origin, region);
-        const auto& fs = src->storage().image().format;
-        const auto& fd = dst->storage().image().format;
+        const auto& fs = src->image().format;
+        const auto& fd = dst->image().format;
         require(fs.image_channel_order == fd.image_channel_order && fs.image_channel_data_type == fd.image_channel_data_type,
                 CL_IMAGE_FORMAT_MISMATCH);
         if (src == dst) {
@@ -174,7 +177,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
         Mem* src = imageOf(queue, src_image);
         Mem* dst = bufferOf(queue, dst_buffer);
         requireRegion(src, src_origin, region);
-        size_t bytes = region[0] * region[1] * region[2] * src->storage().image().elementSize;
+        size_t bytes = region[0] * region[1] * region[2] * src->image().elementSize;
         require(dst_offset <= dst->size() && bytes <= dst->size() - dst_offset, CL_INVALID_VALUE);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keepSrc(src), keepDst(dst);
@@ -206,7 +209,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
         Mem* src = bufferOf(queue, src_buffer);
         Mem* dst = imageOf(queue, dst_image);
         requireRegion(dst, dst_origin, region);
-        size_t bytes = region[0] * region[1] * region[2] * dst->storage().image().elementSize;
+        size_t bytes = region[0] * region[1] * region[2] * dst->image().elementSize;
         require(src_offset <= src->size() && bytes <= src->size() - src_offset, CL_INVALID_VALUE);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keepSrc(src), keepDst(dst);
@@ -242,12 +245,12 @@ void* CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
         require((map_flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) == 0, CL_INVALID_VALUE);
         require(!((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
                 CL_INVALID_VALUE);
-        const ImageLayout& l = m->storage().image();
+        const ImageLayout& l = m->image();
         bool hasSlices = m->type() == CL_MEM_OBJECT_IMAGE3D || m->type() == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                          m->type() == CL_MEM_OBJECT_IMAGE1D_ARRAY;
         require(!hasSlices || image_slice_pitch != nullptr, CL_INVALID_VALUE);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
-        size_t offset = origin[0] * l.elementSize;
+        size_t offset = m->origin() + origin[0] * l.elementSize;  // in the host copy of the storage
         if (m->type() == CL_MEM_OBJECT_IMAGE1D_ARRAY)
             offset += origin[1] * l.slicePitch;
         else

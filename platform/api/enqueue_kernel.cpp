@@ -53,18 +53,29 @@ using Launch = LaunchGeometry;  // empty: a zero global size, nothing runs (Open
 Launch validateLaunch(Kernel& kernel, cl_uint dims, const size_t* offset, const size_t* global, const size_t* local) {
     Launch l;
     require(dims >= 1 && dims <= 3, CL_INVALID_WORK_DIMENSION);
-    require(global != nullptr, CL_INVALID_VALUE);
+    // A NULL global size or a zero in it: from OpenCL 2.1 on the launch succeeds and does nothing
+    // (after its wait list); before, CL_INVALID_GLOBAL_WORK_SIZE.
+    const Device& device = *Device::instance();
+    const bool emptyAllowed = device.versionMajor() * 10 + device.versionMinor() >= 21;
+    static const size_t zeros[3] = {0, 0, 0};
+    if (global == nullptr) {
+        require(emptyAllowed, CL_INVALID_GLOBAL_WORK_SIZE);
+        global = zeros;
+    }
     l.dims = dims;
     l.hasOffset = offset != nullptr;
     l.hasLocal = local != nullptr;
-    const DeviceLimits& limits = Device::instance()->limits();
+    const DeviceLimits& limits = device.limits();
     const size_t* maxItems = limits.maxWorkItemSizes;
     const size_t maxGroup = limits.maxWorkGroupSize, kernelMax = kernel.maxWorkGroupSize();
     const cl_bool nonUniform = limits.nonUniformWorkGroups;
     size_t product = 1;
     for (cl_uint d = 0; d < dims; ++d) {
         l.global[d] = global[d];
-        if (global[d] == 0) l.empty = true;
+        if (global[d] == 0) {
+            require(emptyAllowed, CL_INVALID_GLOBAL_WORK_SIZE);
+            l.empty = true;
+        }
         if (offset) {
             l.offset[d] = offset[d];
             require(global[d] <= SIZE_MAX - offset[d], CL_INVALID_GLOBAL_OFFSET);

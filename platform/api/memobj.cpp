@@ -23,6 +23,7 @@ std::vector<cl_mem_properties> validateProperties(const cl_mem_properties* prope
 
 }  // namespace
 
+
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                   cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
@@ -98,11 +99,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
         require(!(num_entries == 0 && image_formats), CL_INVALID_VALUE);
         switch (image_type) {
         case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D:
-        case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: break;
-        case CL_MEM_OBJECT_IMAGE1D_BUFFER: {  // not offered (images from buffers are unsupported)
-            if (num_image_formats) *num_image_formats = 0;
-            return CL_SUCCESS;
-        }
+        case CL_MEM_OBJECT_IMAGE2D_ARRAY: case CL_MEM_OBJECT_IMAGE3D: case CL_MEM_OBJECT_IMAGE1D_BUFFER: break;
         default: return CL_INVALID_VALUE;
         }
         auto formats = supportedFormats(c, flags, image_type);

@@ -12,7 +12,7 @@ cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const c
     return guardedCreate(errcode_ret, [&]() -> cl_sampler {
         Context* c = fromHandle<Context>(context);
         require(c != nullptr, CL_INVALID_CONTEXT);
-        return Sampler::create(c, properties)->handle();
+        return Sampler::create(c, properties, true)->handle();
     });
 }
 
@@ -20,7 +20,12 @@ cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_co
                                        cl_filter_mode filter_mode, cl_int* errcode_ret) {
     cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS, normalized_coords, CL_SAMPLER_ADDRESSING_MODE,
                                      addressing_mode, CL_SAMPLER_FILTER_MODE, filter_mode, 0};
-    return clCreateSamplerWithProperties(context, props, errcode_ret);
+    return guardedCreate(errcode_ret, [&]() -> cl_sampler {
+        Context* c = fromHandle<Context>(context);
+        require(c != nullptr, CL_INVALID_CONTEXT);
+        // CL_SAMPLER_PROPERTIES of a sampler from clCreateSampler is empty (no properties were given).
+        return Sampler::create(c, props, false)->handle();
+    });
 }
 
 cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {

@@ -325,7 +325,8 @@ void Event::complete(cl_int status) {
     Queue* queue = nullptr;
     {
         std::unique_lock lock(mutex_);
-        if (status_ <= CL_COMPLETE) return;  // already final
+        if (status_ <= CL_COMPLETE || completing_) return;  // already final, or being made so
+        completing_ = true;
         // Drawn before the status is final, so that whoever sees it complete (an application about
         // to exit) finds the span already in the trace.
         if (trace_.begin >= 0) traceSpan(status);
@@ -344,7 +345,16 @@ void Event::complete(cl_int status) {
             times_[2] = times_[1];
             times_[3] = hostNanoseconds();
         }
-        if (status_ > CL_RUNNING) runCallbacks(CL_RUNNING, lock);  // RUNNING callbacks fire on passing it
+        // A command may go from queued straight to complete (nothing tells Hetero when a backend
+        // starts it): it still passes through every status, in order, and their callbacks fire.
+        if (status_ > CL_SUBMITTED) {
+            status_ = CL_SUBMITTED;
+            runCallbacks(CL_SUBMITTED, lock);
+        }
+        if (status_ > CL_RUNNING) {
+            status_ = CL_RUNNING;
+            runCallbacks(CL_RUNNING, lock);
+        }
         status_ = status;
         runCallbacks(status, lock);
         queue = queue_;  // the handle stays queryable (CL_EVENT_COMMAND_QUEUE); the reference goes
@@ -359,7 +369,7 @@ void Event::setUserStatus(cl_int status) {
     require(status == CL_COMPLETE || status < 0, CL_INVALID_VALUE);
     {
         std::lock_guard lock(mutex_);
-        require(status_ > CL_COMPLETE, CL_INVALID_OPERATION);  // may be set once
+        require(status_ > CL_COMPLETE && !completing_, CL_INVALID_OPERATION);  // may be set once
     }
     complete(status);
 }
@@ -367,6 +377,10 @@ void Event::setUserStatus(cl_int status) {
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
     while (status_ > CL_COMPLETE) {
+        if (completing_) {  // another thread is running the callbacks; it notifies when final
+            changed_.wait(lock);
+            continue;
+        }
         if (cl_int st; !backendLocked() && deferredFinal(st)) {
             lock.unlock();
             complete(st);

@@ -95,6 +95,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     cl_int status_;
+    bool completing_ = false;  // complete() runs (its callbacks unlock the mutex): a second call has nothing to do
     int slot_ = -1;
     cl_event backendEvent_ = nullptr;
     std::shared_ptr<DeferredEvent> deferred_;  // submitted() without an event; backendEvent_ comes from it

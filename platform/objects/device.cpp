@@ -60,8 +60,7 @@ bool extensionPassesThrough(const std::string& name) {
         "cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
         "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
         "cl_khr_byte_addressable_store", "cl_khr_3d_image_writes", "cl_khr_depth_images",
-        "cl_khr_image2d_from_buffer", "cl_khr_mipmap_image", "cl_khr_mipmap_image_writes",
-        "cl_khr_srgb_image_writes", "cl_khr_expect_assume", "cl_khr_extended_bit_ops",
+        "cl_khr_image2d_from_buffer", "cl_khr_srgb_image_writes", "cl_khr_expect_assume", "cl_khr_extended_bit_ops",
         "cl_khr_integer_dot_product", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
         "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_extended_types",
         "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_non_uniform_arithmetic",
@@ -240,6 +239,16 @@ Device::Device() {
     get(CL_DEVICE_IMAGE3D_MAX_HEIGHT, sizeof(size_t), &l.image3dMax[1]);
     get(CL_DEVICE_IMAGE3D_MAX_DEPTH, sizeof(size_t), &l.image3dMax[2]);
     get(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, sizeof l.imageMaxArraySize, &l.imageMaxArraySize);
+    get(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof l.imageMaxBufferSize, &l.imageMaxBufferSize);
+    get(CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof l.imagePitchAlignment, &l.imagePitchAlignment);
+    {
+        size_t n = 0;
+        info(CL_DEVICE_EXTENSIONS, 0, nullptr, &n);
+        std::string extensions(n, '\0');
+        info(CL_DEVICE_EXTENSIONS, n, extensions.data(), nullptr);
+        extensions.resize(std::strlen(extensions.c_str()));
+        l.image2dFromBuffer = (" " + extensions + " ").find(" cl_khr_image2d_from_buffer ") != std::string::npos;
+    }
 }
 
 cl_device_type Device::type() const { return combinedType(slots()); }

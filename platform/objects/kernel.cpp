@@ -87,7 +87,7 @@ int Kernel::referenceSlot() const {
 
 void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     require(index < numArgs_, CL_INVALID_ARG_INDEX);
-    KernelArg arg;
+    StoredKernelArg arg;
     arg.set = true;
     arg.size = size;
     // A value the size of a handle that names one of our memory objects or samplers is that object
@@ -96,10 +96,10 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
         void* h = *static_cast<void* const*>(value);
         if (Mem* m = fromHandle<Mem>(static_cast<cl_mem>(h))) {
             require(m->context() == context(), CL_INVALID_MEM_OBJECT);
-            arg.mem = Ref<Mem>(m);
+            arg.mem = WeakRef<Mem>(m);
         } else if (Sampler* s = fromHandle<Sampler>(static_cast<cl_sampler>(h))) {
             require(s->context() == context(), CL_INVALID_SAMPLER);
-            arg.sampler = Ref<Sampler>(s);
+            arg.sampler = WeakRef<Sampler>(s);
         }
     }
     if (!arg.mem && !arg.sampler) {
@@ -134,8 +134,23 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
 
 std::vector<KernelArg> Kernel::argsForLaunch() const {
     std::lock_guard lock(argsMutex_);
-    for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);
-    return args_;
+    std::vector<KernelArg> out(args_.size());
+    for (size_t i = 0; i < args_.size(); ++i) {
+        const StoredKernelArg& a = args_[i];
+        require(a.set, CL_INVALID_KERNEL_ARGS);
+        out[i].set = true;
+        out[i].size = a.size;
+        out[i].value = a.value;
+        if (a.mem) {
+            out[i].mem = a.mem.lock();
+            require(bool(out[i].mem), CL_INVALID_MEM_OBJECT);
+        }
+        if (a.sampler) {
+            out[i].sampler = a.sampler.lock();
+            require(bool(out[i].sampler), CL_INVALID_SAMPLER);
+        }
+    }
+    return out;
 }
 
 void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {

@@ -14,12 +14,25 @@ namespace hetero {
 
 struct KernelVariants;  // platform/split/variants.hpp
 
+// An argument as a launch uses it: the launch holds its memory objects and samplers until it completes.
 struct KernelArg {
     bool set = false;
     size_t size = 0;
     std::vector<unsigned char> value;  // empty with size > 0: local memory (arg_value NULL)
     Ref<Mem> mem;                       // the value named a Hetero memory object
     Ref<Sampler> sampler;               // ... or a sampler
+};
+
+// An argument as the kernel keeps it between clSetKernelArg and a launch. clSetKernelArg does not
+// retain memory objects or samplers (the specification has only launches retain them): the
+// application may release them, and a launch then finds them gone (CL_INVALID_MEM_OBJECT /
+// CL_INVALID_SAMPLER) instead of keeping them alive.
+struct StoredKernelArg {
+    bool set = false;
+    size_t size = 0;
+    std::vector<unsigned char> value;
+    WeakRef<Mem> mem;
+    WeakRef<Sampler> sampler;
 };
 
 class Kernel : public ApiObject<_cl_kernel, Kind::Kernel> {
@@ -39,7 +52,8 @@ public:
     const size_t* requiredLocalSize() const { return requiredLocal_; }
 
     void setArg(cl_uint index, size_t size, const void* value);
-    // The arguments as they are now (a launch keeps its own copy); CL_INVALID_KERNEL_ARGS if any unset.
+    // The arguments as they are now, retained for a launch; CL_INVALID_KERNEL_ARGS if any unset,
+    // CL_INVALID_MEM_OBJECT / CL_INVALID_SAMPLER if one names an object released since.
     std::vector<KernelArg> argsForLaunch() const;
     // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
     // the caller holds the kernel's launch mutex until it has enqueued.
@@ -64,7 +78,7 @@ private:
     cl_uint numArgs_ = 0;
     std::vector<cl_kernel> backend_;
     mutable std::mutex argsMutex_;
-    std::vector<KernelArg> args_;
+    std::vector<StoredKernelArg> args_;
     std::mutex launchMutex_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;

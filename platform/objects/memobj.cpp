@@ -27,6 +27,28 @@ void validateFlags(cl_mem_flags flags, void* hostPtr) {
     require(wantsPtr == (hostPtr != nullptr), CL_INVALID_HOST_PTR);
 }
 
+// Flags of an object made from another (a sub-buffer, an image viewing a buffer): access and host
+// access may only narrow the parent's; what is not given is inherited, as are the host-pointer flags.
+cl_mem_flags inheritFlags(cl_mem_flags pf, cl_mem_flags flags) {
+    require((flags & kHostPtrFlags) == 0, CL_INVALID_VALUE);
+    require((flags & ~(kAccessFlags | kHostAccessFlags)) == 0, CL_INVALID_VALUE);
+    require(atMostOne(flags & kAccessFlags) && atMostOne(flags & kHostAccessFlags), CL_INVALID_VALUE);
+    if (flags & kAccessFlags) {
+        require(!((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))), CL_INVALID_VALUE);
+        require(!((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))), CL_INVALID_VALUE);
+    } else {
+        flags |= pf & kAccessFlags;
+    }
+    if (flags & kHostAccessFlags) {
+        require(!((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)), CL_INVALID_VALUE);
+        require(!((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
+        require(!((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))), CL_INVALID_VALUE);
+    } else {
+        flags |= pf & kHostAccessFlags;
+    }
+    return flags | (pf & kHostPtrFlags);
+}
+
 }  // namespace
 
 std::vector<cl_image_format> supportedFormats(Context* context, cl_mem_flags flags, cl_mem_object_type type) {
@@ -96,25 +118,7 @@ Mem* Mem::createBuffer(Context* context, cl_mem_flags flags, size_t size, void* 
 
 Mem* Mem::createSubBuffer(Mem* parent, cl_mem_flags flags, size_t origin, size_t size) {
     require(parent->type_ == CL_MEM_OBJECT_BUFFER && !parent->parent_, CL_INVALID_MEM_OBJECT);
-    require((flags & kHostPtrFlags) == 0, CL_INVALID_VALUE);
-    require((flags & ~(kAccessFlags | kHostAccessFlags)) == 0, CL_INVALID_VALUE);
-    require(atMostOne(flags & kAccessFlags) && atMostOne(flags & kHostAccessFlags), CL_INVALID_VALUE);
-    cl_mem_flags pf = parent->flags_;
-    // Access may only narrow what the parent allows.
-    if (flags & kAccessFlags) {
-        require(!((pf & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))), CL_INVALID_VALUE);
-        require(!((pf & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))), CL_INVALID_VALUE);
-    } else {
-        flags |= pf & kAccessFlags;
-    }
-    if (flags & kHostAccessFlags) {
-        require(!((pf & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)), CL_INVALID_VALUE);
-        require(!((pf & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)), CL_INVALID_VALUE);
-        require(!((pf & CL_MEM_HOST_NO_ACCESS) && (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))), CL_INVALID_VALUE);
-    } else {
-        flags |= pf & kHostAccessFlags;
-    }
-    flags |= pf & kHostPtrFlags;
+    flags = inheritFlags(parent->flags_, flags);
     require(size > 0, CL_INVALID_BUFFER_SIZE);
     require(origin <= parent->size_ && size <= parent->size_ - origin, CL_INVALID_VALUE);
     require(origin % Device::instance()->limits().baseAddressAlignment == 0, CL_MISALIGNED_SUB_BUFFER_OFFSET);
@@ -133,8 +137,23 @@ Mem* Mem::createSubBuffer(Mem* parent, cl_mem_flags flags, size_t origin, size_t
 
 Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_format* format, const cl_image_desc* desc,
                       void* hostPtr, std::vector<cl_mem_properties> properties) {
-    if (flags == 0) flags = CL_MEM_READ_WRITE;
-    validateFlags(flags, hostPtr);
+    // An image may view a buffer: a 1-D image buffer, or a 2-D image where cl_khr_image2d_from_buffer
+    // is offered. It shares the buffer's storage (and so its coherence) and inherits its flags.
+    Mem* source = nullptr;
+    if (desc && desc->mem_object) {
+        source = fromHandle<Mem>(desc->mem_object);
+        require(source != nullptr && source->context() == context, CL_INVALID_IMAGE_DESCRIPTOR);
+        if (source->isImage()) {
+            HETERO_LOG(Warn, "images created from other images are not supported by Hetero");
+            fail(CL_INVALID_OPERATION);
+        }
+        require(hostPtr == nullptr, CL_INVALID_HOST_PTR);
+        const cl_mem_flags kernelBoth = flags & CL_MEM_KERNEL_READ_AND_WRITE;
+        flags = inheritFlags(source->flags_, flags & ~CL_MEM_KERNEL_READ_AND_WRITE) | kernelBoth;
+    } else {
+        if (flags == 0) flags = CL_MEM_READ_WRITE;
+        validateFlags(flags, hostPtr);
+    }
     require(format != nullptr, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
     size_t element = imageElementSize(*format);
     require(element > 0, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
@@ -142,9 +161,12 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     const DeviceLimits& limits = Device::instance()->limits();
     require(limits.imageSupport, CL_INVALID_OPERATION);
     require(desc->num_mip_levels == 0 && desc->num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR);
-    if (desc->mem_object) {
-        HETERO_LOG(Warn, "images created from buffers are not supported by Hetero");
-        fail(CL_INVALID_OPERATION);
+    if (source) {
+        require(desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER || desc->image_type == CL_MEM_OBJECT_IMAGE2D,
+                CL_INVALID_IMAGE_DESCRIPTOR);
+        require(desc->image_type != CL_MEM_OBJECT_IMAGE2D || limits.image2dFromBuffer, CL_INVALID_OPERATION);
+    } else {
+        require(desc->image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_INVALID_IMAGE_DESCRIPTOR);
     }
     ImageLayout layout;
     layout.format = *format;
@@ -157,6 +179,10 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     switch (desc->image_type) {
     case CL_MEM_OBJECT_IMAGE1D:
         require(w >= 1 && w <= max2dW, CL_INVALID_IMAGE_SIZE);
+        layout.region[0] = w;
+        break;
+    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
+        require(w >= 1 && w <= limits.imageMaxBufferSize, CL_INVALID_IMAGE_SIZE);
         layout.region[0] = w;
         break;
     case CL_MEM_OBJECT_IMAGE1D_ARRAY:
@@ -180,9 +206,13 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     bool hasSlices = desc->image_type == CL_MEM_OBJECT_IMAGE3D || desc->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                      desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
     size_t tightRow = w * element;
-    if (!hostPtr) require(desc->image_row_pitch == 0 && desc->image_slice_pitch == 0, CL_INVALID_IMAGE_DESCRIPTOR);
+    const bool pitchFromBuffer = source && desc->image_type == CL_MEM_OBJECT_IMAGE2D;
+    if (!hostPtr && !pitchFromBuffer)
+        require(desc->image_row_pitch == 0 && desc->image_slice_pitch == 0, CL_INVALID_IMAGE_DESCRIPTOR);
     layout.rowPitch = desc->image_row_pitch ? desc->image_row_pitch : tightRow;
     require(layout.rowPitch >= tightRow && layout.rowPitch % element == 0, CL_INVALID_IMAGE_DESCRIPTOR);
+    if (pitchFromBuffer && limits.imagePitchAlignment)
+        require(layout.rowPitch % (limits.imagePitchAlignment * element) == 0, CL_INVALID_IMAGE_DESCRIPTOR);
     size_t rowsPerSlice = desc->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : layout.region[1];
     size_t tightSlice = layout.rowPitch * rowsPerSlice;
     layout.slicePitch = hasSlices && desc->image_slice_pitch ? desc->image_slice_pitch : tightSlice;
@@ -204,6 +234,17 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     m->flags_ = flags;
     m->size_ = bytes;
     m->properties_ = std::move(properties);
+    if (source) {
+        require(bytes <= source->size_, CL_INVALID_IMAGE_SIZE);
+        m->parent_ = Ref<Mem>(source);
+        m->origin_ = source->origin_;
+        m->storage_ = source->storage_;
+        m->hostPtr_ = source->hostPtr_;
+        m->layout_ = layout;
+        m->layout_.desc.mem_object = nullptr;
+        m->subBackend_.assign(context->slotCount(), nullptr);
+        return m;
+    }
     bool useHost = flags & CL_MEM_USE_HOST_PTR;
     m->hostPtr_ = useHost ? hostPtr : nullptr;
     m->storage_ = std::make_shared<Storage>(context, bytes, useHost ? hostPtr : nullptr, &layout);
@@ -231,6 +272,23 @@ Mem::~Mem() {
 }
 
 cl_mem Mem::backendMem(unsigned slot) {
+    if (viewsBuffer()) {
+        if (!subBackend_[slot]) {
+            cl_image_desc desc = layout_.desc;
+            desc.mem_object = parent_->backendMem(slot);
+            desc.image_row_pitch = type_ == CL_MEM_OBJECT_IMAGE2D ? layout_.rowPitch : 0;
+            desc.image_slice_pitch = 0;
+            cl_context ctx = context_->backend(slot);
+            cl_int err = CL_SUCCESS;
+            subBackend_[slot] = BACKEND(ctx, clCreateImage)(ctx, flags_ & (kAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE),
+                                                             &layout_.format, &desc, nullptr, &err);
+            if (!subBackend_[slot]) {
+                HETERO_LOG(Warn, "image from a buffer on slot %u failed: %s", slot, errorName(err));
+                fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+            }
+        }
+        return subBackend_[slot];
+    }
     cl_mem root = storage_->backendMem(slot);
     if (!parent_) return root;
     if (!subBackend_[slot]) {
@@ -279,7 +337,7 @@ cl_int Mem::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet) {
     case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
     case CL_MEM_CONTEXT: return out.scalar<cl_context>(context_->handle());
     case CL_MEM_ASSOCIATED_MEMOBJECT: return out.scalar<cl_mem>(parent_ ? parent_->handle() : nullptr);
-    case CL_MEM_OFFSET: return out.scalar<size_t>(origin_);
+    case CL_MEM_OFFSET: return out.scalar<size_t>(isImage() ? 0 : origin_);
     case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(properties_);
     default: return CL_INVALID_VALUE;
@@ -288,7 +346,7 @@ cl_int Mem::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet) {
 
 cl_int Mem::imageInfo(cl_image_info param, size_t size, void* value, size_t* sizeRet) {
     InfoWriter out(size, value, sizeRet);
-    const ImageLayout& l = storage_->image();
+    const ImageLayout& l = image();
     bool arrays = type_ == CL_MEM_OBJECT_IMAGE1D_ARRAY || type_ == CL_MEM_OBJECT_IMAGE2D_ARRAY;
     switch (param) {
     case CL_IMAGE_FORMAT: return out.scalar(l.format);
@@ -302,7 +360,7 @@ cl_int Mem::imageInfo(cl_image_info param, size_t size, void* value, size_t* siz
                                           type_ == CL_MEM_OBJECT_IMAGE3D ? l.desc.image_height : 0);
     case CL_IMAGE_DEPTH: return out.scalar<size_t>(type_ == CL_MEM_OBJECT_IMAGE3D ? l.desc.image_depth : 0);
     case CL_IMAGE_ARRAY_SIZE: return out.scalar<size_t>(arrays ? l.desc.image_array_size : 0);
-    case CL_IMAGE_BUFFER: return out.scalar<cl_mem>(nullptr);
+    case CL_IMAGE_BUFFER: return out.scalar<cl_mem>(type_ == CL_MEM_OBJECT_IMAGE1D_BUFFER ? parent_->handle() : nullptr);
     case CL_IMAGE_NUM_MIP_LEVELS:
     case CL_IMAGE_NUM_SAMPLES: return out.scalar<cl_uint>(0);
     default: return CL_INVALID_VALUE;

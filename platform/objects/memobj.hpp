@@ -25,6 +25,11 @@ public:
     Context* context() const { return context_.get(); }
     cl_mem_object_type type() const { return type_; }
     bool isImage() const { return type_ != CL_MEM_OBJECT_BUFFER; }
+    // An image made from a buffer (1-D image buffer, 2-D image from a buffer): it shares the
+    // buffer's storage, at origin() within the root, and keeps its own geometry.
+    bool viewsBuffer() const { return isImage() && parent_; }
+    // An image's geometry (its storage's, or its own when it views a buffer).
+    const ImageLayout& image() const { return viewsBuffer() ? layout_ : storage_->image(); }
     cl_mem_flags flags() const { return flags_; }
     size_t size() const { return size_; }
     size_t origin() const { return origin_; }  // within the root (sub-buffers)
@@ -58,10 +63,11 @@ private:
     cl_mem_flags flags_ = 0;
     size_t size_ = 0;
     void* hostPtr_ = nullptr;  // CL_MEM_HOST_PTR: what the application passed
-    Ref<Mem> parent_;
+    Ref<Mem> parent_;  // a sub-buffer's buffer, or the buffer an image views
     size_t origin_ = 0;
+    ImageLayout layout_;  // images that view a buffer
     std::shared_ptr<Storage> storage_;
-    std::vector<cl_mem> subBackend_;  // sub-buffers: per slot, created on first use
+    std::vector<cl_mem> subBackend_;  // sub-buffers and images viewing a buffer: per slot, created on first use
     std::vector<cl_mem_properties> properties_;
     std::mutex mapMutex_;
     std::multimap<void*, Mapping> mappings_;

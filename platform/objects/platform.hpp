@@ -27,6 +27,9 @@ struct DeviceLimits {
     size_t image2dMax[2] = {0, 0};
     size_t image3dMax[3] = {0, 0, 0};
     size_t imageMaxArraySize = 0;
+    size_t imageMaxBufferSize = 0;   // pixels of a 1-D image buffer
+    cl_uint imagePitchAlignment = 0; // pixels; 2-D images from buffers
+    bool image2dFromBuffer = false;  // cl_khr_image2d_from_buffer is offered
 };
 
 class Device : public ApiObject<_cl_device_id, Kind::Device> {

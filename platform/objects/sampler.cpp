@@ -5,7 +5,7 @@
 
 namespace hetero {
 
-Sampler* Sampler::create(Context* context, const cl_sampler_properties* properties) {
+Sampler* Sampler::create(Context* context, const cl_sampler_properties* properties, bool reportProperties) {
     require(Device::instance()->limits().imageSupport, CL_INVALID_OPERATION);
     auto* s = new Sampler;
     Ref<Sampler> guard(s, true);
@@ -23,6 +23,7 @@ Sampler* Sampler::create(Context* context, const cl_sampler_properties* properti
         }
         s->properties_.push_back(0);
     }
+    if (!reportProperties) s->properties_.clear();
     require(s->normalized_ == CL_TRUE || s->normalized_ == CL_FALSE, CL_INVALID_VALUE);
     require(s->addressing_ >= CL_ADDRESS_NONE && s->addressing_ <= CL_ADDRESS_MIRRORED_REPEAT, CL_INVALID_VALUE);
     require(s->filter_ == CL_FILTER_NEAREST || s->filter_ == CL_FILTER_LINEAR, CL_INVALID_VALUE);

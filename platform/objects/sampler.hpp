@@ -9,7 +9,9 @@ namespace hetero {
 
 class Sampler : public ApiObject<_cl_sampler, Kind::Sampler> {
 public:
-    static Sampler* create(Context* context, const cl_sampler_properties* properties);
+    // `reportProperties`: CL_SAMPLER_PROPERTIES answers `properties` (clCreateSamplerWithProperties);
+    // otherwise nothing.
+    static Sampler* create(Context* context, const cl_sampler_properties* properties, bool reportProperties);
     Context* context() const { return context_.get(); }
     cl_sampler backend(unsigned slot) const { return backend_[slot]; }
     cl_int info(cl_sampler_info param, size_t size, void* value, size_t* sizeRet);

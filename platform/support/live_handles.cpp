@@ -35,4 +35,11 @@ bool contains(const void* handle, Kind kind) {
     auto it = r.handles.find(handle);
     return it != r.handles.end() && it->second == kind;
 }
+
+bool retainIfLive(const void* handle, Kind kind, RefCounted* object) {
+    auto& r = registry();
+    std::shared_lock lock(r.mutex);
+    auto it = r.handles.find(handle);
+    return it != r.handles.end() && it->second == kind && object->tryRetain();
+}
 }  // namespace hetero::live_handles

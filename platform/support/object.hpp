@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 // The ICD contract: every handle starts with a pointer to a Khronos dispatch table. The loader
 // dispatches on it; backend handles (PoCL, NVIDIA) have the same layout, so the same struct types
@@ -33,6 +34,14 @@ namespace live_handles {
 void add(const void* handle, Kind kind);
 void remove(const void* handle);
 bool contains(const void* handle, Kind kind);
+}  // namespace live_handles
+
+class RefCounted;
+namespace live_handles {
+// Retains `object` (the object behind `handle`) if the handle is still live and the object not on
+// its way out. Safe against a concurrent last release: that one removes the handle (under the
+// registry's lock) before deleting the object.
+bool retainIfLive(const void* handle, Kind kind, RefCounted* object);
 }  // namespace live_handles
 
 class RefCounted {
@@ -74,14 +83,23 @@ public:
     using HandleType = Handle*;
     static constexpr Kind kind = K;
 
-    ApiObject() {
+    ApiObject() : serial_(nextSerial()) {
         Handle::dispatch = &dispatchTable();
         live_handles::add(static_cast<Handle*>(this), K);
     }
     Handle* handle() { return this; }
+    // Unique over the process's lifetime: tells this object from a later one at the same address.
+    uint64_t serial() const { return serial_; }
 
 protected:
     void lastReleased() override { live_handles::remove(static_cast<Handle*>(this)); }
+
+private:
+    static uint64_t nextSerial() {
+        static std::atomic<uint64_t> next{1};
+        return next.fetch_add(1, std::memory_order_relaxed);
+    }
+    const uint64_t serial_;
 };
 
 // A handle from the application, as Hetero's object, or nullptr when it is not a live one of ours.
@@ -109,6 +127,30 @@ public:
 
 private:
     T* p_ = nullptr;
+};
+
+// A reference that does not keep its object alive: what the application handed over without the
+// object being retained (clSetKernelArg's memory objects and samplers). lock() gives the object
+// back only while it still exists (the application or a command in flight holds it): not after its
+// last release, and never a later object that happens to reuse the address.
+template <class T>
+class WeakRef {
+public:
+    WeakRef() = default;
+    explicit WeakRef(T* p) : handle_(p ? p->handle() : nullptr), serial_(p ? p->serial() : 0) {}
+    explicit operator bool() const { return handle_ != nullptr; }
+    Ref<T> lock() const {
+        if (!handle_) return {};
+        T* p = static_cast<T*>(handle_);
+        if (!live_handles::retainIfLive(handle_, T::kind, p)) return {};
+        Ref<T> strong(p, true);
+        if (p->serial() != serial_) return {};
+        return strong;
+    }
+
+private:
+    typename T::HandleType handle_ = nullptr;
+    uint64_t serial_ = 0;
 };
 
 }  // namespace hetero

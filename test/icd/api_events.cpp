@@ -197,6 +197,44 @@ TEST_CASE("api: callbacks for submitted, running and complete are each called on
     clReleaseMemObject(m);
 }
 
+TEST_CASE("api: commands done on the host still call their submitted and running callbacks, in order", "[api][event]") {
+    // Reads, writes, maps and unmaps may be done by Hetero itself (on its host copy) and go from
+    // queued straight to complete: every status a callback waits for is still passed through.
+    cltest::Env env;
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+    std::vector<cl_int> host(16, 5);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, 64, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    cl_event gate = userEvent(env.context);
+    cl_int err = CL_SUCCESS;
+    std::vector<cl_event> events(4, nullptr);
+    void* mapped = clEnqueueMapBuffer(env.queue, m, CL_FALSE, CL_MAP_READ, 0, 64, 1, &gate, &events[0], &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(env.queue, m, CL_FALSE, 0, 64, host.data(), 0, nullptr, &events[1]) == CL_SUCCESS);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, m, CL_FALSE, 0, 64, host.data(), 0, nullptr, &events[2]) == CL_SUCCESS);
+    REQUIRE(clEnqueueUnmapMemObject(env.queue, m, mapped, 0, nullptr, &events[3]) == CL_SUCCESS);
+    std::vector<CallbackLog> logs(events.size());
+    std::vector<Registration> registrations;
+    registrations.reserve(3 * events.size());
+    for (size_t i = 0; i < events.size(); ++i)
+        for (cl_int type : {CL_COMPLETE, CL_RUNNING, CL_SUBMITTED}) {
+            registrations.push_back({&logs[i], type});
+            REQUIRE(clSetEventCallback(events[i], type, logCallback, &registrations.back()) == CL_SUCCESS);
+        }
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (size_t i = 0; i < events.size(); ++i) {
+        INFO("command " << i);
+        auto calls = logs[i].awaitCalls(3);
+        REQUIRE(calls.size() == 3);
+        CHECK(calls[0] == std::make_pair(cl_int{CL_SUBMITTED}, cl_int{CL_SUBMITTED}));
+        CHECK(calls[1] == std::make_pair(cl_int{CL_RUNNING}, cl_int{CL_RUNNING}));
+        CHECK(calls[2] == std::make_pair(cl_int{CL_COMPLETE}, cl_int{CL_COMPLETE}));
+        clReleaseEvent(events[i]);
+    }
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+}
+
 TEST_CASE("api: complete callbacks are called when nobody waits or asks", "[api][event]") {
     // Hetero hears of completions on demand; a registered callback is such a demand, whether the
     // command is still held back (gated) or already submitted and running. Nothing here waits for

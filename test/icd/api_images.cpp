@@ -308,11 +308,18 @@ TEST_CASE("api: sampler creation and info", "[api][image]") {
     cl_sampler_properties unknown[] = {0x7777, 0, 0};
     CHECK(clCreateSamplerWithProperties(env.context, unknown, &err) == nullptr);
     CHECK(err == CL_INVALID_VALUE);
-    // The legacy entry point makes the same sampler.
+    // The legacy entry point makes the same sampler, without properties to report.
     cl_sampler legacy = clCreateSampler(env.context, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err);
     REQUIRE(err == CL_SUCCESS);
     REQUIRE(clGetSamplerInfo(legacy, CL_SAMPLER_ADDRESSING_MODE, sizeof addressing, &addressing, nullptr) == CL_SUCCESS);
     CHECK(addressing == CL_ADDRESS_REPEAT);
+    REQUIRE(clGetSamplerInfo(legacy, CL_SAMPLER_PROPERTIES, 0, nullptr, &n) == CL_SUCCESS);
+    CHECK(n == 0);
+    cl_sampler noList = clCreateSamplerWithProperties(env.context, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clGetSamplerInfo(noList, CL_SAMPLER_PROPERTIES, 0, nullptr, &n) == CL_SUCCESS);
+    CHECK(n == 0);
+    clReleaseSampler(noList);
     clReleaseSampler(legacy);
 }
 
@@ -344,6 +351,109 @@ TEST_CASE("api: a kernel samples an image written by the host", "[api][image]") 
     clReleaseProgram(p);
     clReleaseSampler(s);
     clReleaseMemObject(image);
+}
+
+TEST_CASE("api: 1-D image buffers view their buffer's contents both ways", "[api][image]") {
+    cltest::Env env;
+    if (!imagesSupported(env.device)) return;
+    cl_uint n = 0;
+    REQUIRE(clGetSupportedImageFormats(env.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, nullptr, &n) ==
+            CL_SUCCESS);
+    std::vector<cl_image_format> formats(n);
+    if (n)
+        REQUIRE(clGetSupportedImageFormats(env.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE1D_BUFFER, n, formats.data(),
+                                           nullptr) == CL_SUCCESS);
+    REQUIRE(std::any_of(formats.begin(), formats.end(), [](const cl_image_format& f) {
+        return f.image_channel_order == CL_R && f.image_channel_data_type == CL_FLOAT;
+    }));
+    size_t maxPixels = 0;
+    REQUIRE(clGetDeviceInfo(env.device, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, sizeof maxPixels, &maxPixels, nullptr) == CL_SUCCESS);
+    CHECK(maxPixels >= 65536);
+
+    const size_t w = 64;
+    std::vector<float> values(w);
+    for (size_t i = 0; i < w; ++i) values[i] = static_cast<float>(i) + 0.5f;
+    cl_mem buffer = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, w * sizeof(float), values.data());
+    cl_image_desc d{};
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    d.image_width = w;
+    d.buffer = buffer;
+    cl_int err = CL_SUCCESS;
+    cl_mem image = clCreateImage(env.context, 0, &kRFloat, &d, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(imageValue<cl_mem>(image, CL_IMAGE_BUFFER) == buffer);
+    CHECK(imageValue<size_t>(image, CL_IMAGE_WIDTH) == w);
+    cl_mem associated = nullptr;
+    REQUIRE(clGetMemObjectInfo(image, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof associated, &associated, nullptr) == CL_SUCCESS);
+    CHECK(associated == buffer);
+    cl_mem_object_type type = 0;
+    REQUIRE(clGetMemObjectInfo(image, CL_MEM_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_MEM_OBJECT_IMAGE1D_BUFFER);
+    cl_mem_flags flags = 0;
+    REQUIRE(clGetMemObjectInfo(image, CL_MEM_FLAGS, sizeof flags, &flags, nullptr) == CL_SUCCESS);
+    CHECK((flags & CL_MEM_READ_WRITE) != 0);  // inherited from the buffer
+
+    // Kernels read through the image what the host wrote into the buffer, and write through the
+    // image what the host then reads from the buffer (on two slots where there are two).
+    cl_program p = env.build(R"CLC(
+        __kernel void twice(__read_only image1d_buffer_t in, __write_only image1d_buffer_t out) {
+            int i = (int)get_global_id(0);
+            write_imagef(out, i, 2.0f * read_imagef(in, i));
+        })CLC");
+    cl_kernel k = env.kernel(p, "twice");
+    cl_mem outBuffer = env.buffer(CL_MEM_READ_WRITE, w * sizeof(float));
+    d.buffer = outBuffer;
+    cl_mem outImage = clCreateImage(env.context, CL_MEM_WRITE_ONLY, &kRFloat, &d, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cltest::setArg(k, 0, image);
+    cltest::setArg(k, 1, outImage);
+    for (float scale : {1.0f, 3.0f}) {
+        std::vector<float> now(w);
+        for (size_t i = 0; i < w; ++i) now[i] = values[i] * scale;
+        REQUIRE(clEnqueueWriteBuffer(env.queue, buffer, CL_FALSE, 0, w * sizeof(float), now.data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        size_t global = w;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        std::vector<float> expect(w);
+        for (size_t i = 0; i < w; ++i) expect[i] = 2.0f * now[i];
+        CHECK(env.read<float>(outBuffer, w) == expect);
+        // The image commands see the same pixels.
+        std::vector<float> pixels(w);
+        size_t origin[3] = {0, 0, 0}, region[3] = {w, 1, 1};
+        REQUIRE(clEnqueueReadImage(env.queue, outImage, CL_TRUE, origin, region, 0, 0, pixels.data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        CHECK(pixels == expect);
+    }
+
+    // The image keeps its buffer alive; a map of a pixel points at that pixel of the buffer.
+    REQUIRE(clReleaseMemObject(buffer) == CL_SUCCESS);
+    size_t origin[3] = {5, 0, 0}, region[3] = {4, 1, 1}, rowPitch = 0;
+    auto* mapped = static_cast<float*>(clEnqueueMapImage(env.queue, image, CL_TRUE, CL_MAP_READ, origin, region, &rowPitch,
+                                                         nullptr, 0, nullptr, nullptr, &err));
+    REQUIRE(err == CL_SUCCESS);
+    CHECK(mapped[0] == values[5] * 3.0f);
+    CHECK(mapped[3] == values[8] * 3.0f);
+    REQUIRE(clEnqueueUnmapMemObject(env.queue, image, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseKernel(k), clReleaseProgram(p);
+    clReleaseMemObject(outImage), clReleaseMemObject(outBuffer), clReleaseMemObject(image);
+}
+
+TEST_CASE("api: 1-D image buffer creation errors", "[api][image]") {
+    cltest::Env env;
+    if (!imagesSupported(env.device)) return;
+    cl_mem readOnly = env.buffer(CL_MEM_READ_ONLY, 64 * sizeof(float));
+    cl_image_desc d{};
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    d.image_width = 64;
+    CHECK(createImageError(env, CL_MEM_READ_WRITE, &kRFloat, &d, nullptr) == CL_INVALID_IMAGE_DESCRIPTOR);  // no buffer
+    d.buffer = readOnly;
+    CHECK(createImageError(env, CL_MEM_READ_ONLY, &kRFloat, &d, nullptr) == CL_SUCCESS);
+    CHECK(createImageError(env, CL_MEM_READ_WRITE, &kRFloat, &d, nullptr) == CL_INVALID_VALUE);  // wider than the buffer's
+    CHECK(createImageError(env, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &kRFloat, &d, nullptr) == CL_INVALID_VALUE);
+    d.image_width = 65;  // more pixels than the buffer holds
+    CHECK(createImageError(env, 0, &kRFloat, &d, nullptr) != CL_SUCCESS);
+    clReleaseMemObject(readOnly);
 }
 
 TEST_CASE("api: a 3D image round trip", "[api][image]") {

@@ -562,6 +562,41 @@ TEST_CASE("api: an enqueued command keeps its buffer alive after the application
     clReleaseMemObject(dst);
 }
 
+TEST_CASE("api: a kernel argument does not keep its buffer alive, a launch does until it completes", "[api][memory][kernel]") {
+    // clSetKernelArg does not retain memory objects (only enqueued commands do): released after
+    // clSetKernelArg, a buffer goes at once, and a later launch with it is refused, not run.
+    cltest::Env env;
+    cl_program p = env.build("__kernel void put(__global int* out, int v) { out[get_global_id(0)] = v; }");
+    cl_kernel k = env.kernel(p, "put");
+    DestroyLog log;
+    Tagged first{&log, 1}, second{&log, 2};
+    cl_mem released = env.buffer(CL_MEM_READ_WRITE, 16 * sizeof(cl_int));
+    REQUIRE(clSetMemObjectDestructorCallback(released, recordMemDestroyed, &first) == CL_SUCCESS);
+    cltest::setArg(k, 0, released);
+    cltest::setArg(k, 1, cl_int{7});
+    REQUIRE(clReleaseMemObject(released) == CL_SUCCESS);
+    CHECK(log.await(1) == std::vector<int>{1});
+    size_t global = 16;
+    CHECK(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
+
+    // A launch holds its buffer while it waits and runs, even once the application let it go.
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(env.context, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem held = env.buffer(CL_MEM_READ_WRITE, 16 * sizeof(cl_int));
+    REQUIRE(clSetMemObjectDestructorCallback(held, recordMemDestroyed, &second) == CL_SUCCESS);
+    cltest::setArg(k, 0, held);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, nullptr, 1, &gate, nullptr) == CL_SUCCESS);
+    REQUIRE(clReleaseMemObject(held) == CL_SUCCESS);
+    CHECK(log.calls() == std::vector<int>{1});  // the gated launch still needs it
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(log.await(2) == std::vector<int>{1, 2});
+    clReleaseEvent(gate);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 TEST_CASE("api: migrating buffers keeps their contents", "[api][memory]") {
     cltest::Env env;
     auto data = iota(64, 3);

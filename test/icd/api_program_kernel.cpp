@@ -615,6 +615,48 @@ TEST_CASE("api: offsets, local memory and an empty range launch as specified", "
     clReleaseProgram(p);
 }
 
+TEST_CASE("api: a NULL or zero global size launches nothing after its wait list", "[api][kernel]") {
+    // OpenCL 2.1 on: such a launch succeeds, runs nothing, and completes once its wait list has;
+    // before 2.1 it is CL_INVALID_GLOBAL_WORK_SIZE.
+    cltest::Env env;
+    cl_version version = 0;
+    REQUIRE(clGetDeviceInfo(env.device, CL_DEVICE_NUMERIC_VERSION, sizeof version, &version, nullptr) == CL_SUCCESS);
+    const bool empty21 = CL_VERSION_MAJOR(version) * 10 + CL_VERSION_MINOR(version) >= 21;
+    cl_program p = env.build(kSource);
+    cl_kernel k = env.kernel(p, "add_one");
+    std::vector<cl_int> data(16, 3);
+    cl_mem m = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, data.size() * sizeof(cl_int), data.data());
+    cltest::setArg(k, 0, m);
+    cltest::setArg(k, 1, cl_int{5});
+    size_t zeroInSecond[2] = {16, 0};
+    if (!empty21) {
+        CHECK(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, nullptr, nullptr, 0, nullptr, nullptr) ==
+              CL_INVALID_GLOBAL_WORK_SIZE);
+        CHECK(clEnqueueNDRangeKernel(env.queue, k, 2, nullptr, zeroInSecond, nullptr, 0, nullptr, nullptr) ==
+              CL_INVALID_GLOBAL_WORK_SIZE);
+    } else {
+        cl_int err = CL_SUCCESS;
+        cl_event gate = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        cl_event none = nullptr, zero = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, nullptr, nullptr, 1, &gate, &none) == CL_SUCCESS);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 2, nullptr, zeroInSecond, nullptr, 1, &gate, &zero) == CL_SUCCESS);
+        REQUIRE(none != nullptr);
+        REQUIRE(zero != nullptr);
+        cl_int status = CL_COMPLETE;
+        REQUIRE(clGetEventInfo(none, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        CHECK(status > CL_COMPLETE);  // held back by the gate
+        REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+        cl_event both[] = {none, zero};
+        REQUIRE(clWaitForEvents(2, both) == CL_SUCCESS);
+        clReleaseEvent(none), clReleaseEvent(zero), clReleaseEvent(gate);
+    }
+    CHECK(env.read<cl_int>(m, 16) == data);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 TEST_CASE("api: a cloned kernel keeps the arguments set so far and runs on its own", "[api][kernel]") {
     cltest::Env env;
     cl_program p = env.build(kSource);
