@@ -30,4 +30,4 @@ echo "Hetero as clinfo sees it (build tree, no install needed):"
 OCL_ICD_FILENAMES="$PWD/build/icd/libHeteroOpenCL.so.1" OCL_ICD_VENDORS="$PWD/build/vendors" clinfo -l
 echo
 echo "Every PolyBench program natively on each device and through Hetero (bench/run; a few minutes):"
-bench/run --build build --sizes SMALL --repeat 3 --out build/bench-results "$@"
+bench/run --build build --sizes SMALL --repeat 3 --no-trace --out build/bench-results "$@"
