@@ -7,7 +7,8 @@ import shlex
 import subprocess
 import sys
 
-from . import chart, configs as configs_module, hetero_trace, machine, stats, tables
+from . import configs as configs_module, hetero_trace, machine, plot_runner, short_table, stats, \
+    tables
 from .execute import ERROR, NA, PASS, TIMEOUT, RunResult, run_program
 from .progress import Progress
 
@@ -23,7 +24,8 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="bench/run",
         description="Run the PolyBench/GPU programs natively and through Hetero, side by side, "
-                    "and write results.csv, derived.csv, results.md and results.png.")
+                    "and write results.csv, derived.csv, results.md and the charts (results.png, "
+                    "static-split.png; drawn with matplotlib where some Python has it).")
     parser.add_argument("--build", default=os.environ.get("HETERO_BUILD",
                                                           os.path.join(REPO_ROOT, "build")),
                         help="CMake build tree holding bench/polybench-* and vendors/hetero.icd "
@@ -41,8 +43,9 @@ def parse_args(argv):
                              "(default 2)")
     parser.add_argument("--configs", default="default",
                         help="comma-separated configurations or groups (default: %s; groups: "
-                             "all, native, static, hetero-all, memory; e.g. static-0.3)"
-                             % configs_module.DEFAULT_SELECTION)
+                             "sweep (= %s), all, native, static, hetero-all, memory; e.g. "
+                             "static-0.3)" % (configs_module.DEFAULT_SELECTION,
+                                              configs_module.SWEEP_SELECTION))
     parser.add_argument("--out", default=None, help="output folder (default "
                         "<build>/bench-results)")
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -56,8 +59,9 @@ def parse_args(argv):
                              "(<benchmark>-<size>-<config>-<repeat>.json, for ui.perfetto.dev); "
                              "by default they are read and deleted")
     parser.add_argument("--from", dest="from_runs", default=None,
-                        help="comma-separated runs.csv files of earlier sessions: merge them and "
-                             "write the reports without running anything")
+                        help="comma-separated runs.csv or results.csv files of earlier sessions: "
+                             "merge them and write the reports and charts without running "
+                             "anything (how the GPU machine's CSV files get their charts)")
     parser.add_argument("--list", action="store_true", help="list benchmarks and configurations")
     parser.add_argument("--self-test", action="store_true",
                         help="check the runner itself: unit checks, then a MINI native-CPU run "
@@ -167,8 +171,9 @@ def problems_of(summaries):
     return lines
 
 
-def write_reports(out_dir, header_lines, records, config_list):
-    """Writes results.csv, derived.csv, results.md and results.png; returns the problem lines."""
+def write_reports(out_dir, header_lines, records, config_list, title=None):
+    """Writes results.csv, derived.csv, results.md and the charts; returns (problem lines, the
+    short table's lines, what became of the charts: a line to print)."""
     order = {c.name: i for i, c in enumerate(config_list)}
     summaries = stats.summarise(records)
     cases = {}
@@ -178,17 +183,37 @@ def write_reports(out_dir, header_lines, records, config_list):
         cases[item[0][:2]], order.get(item[0][2], len(order)))))
     derived = {metric: stats.derive(summaries, config_list, metric) for metric in stats.METRICS}
     problems = problems_of(summaries)
-    tables.write_results_csv(os.path.join(out_dir, "results.csv"), summaries, config_list)
+    results_csv = os.path.join(out_dir, "results.csv")
+    tables.write_results_csv(results_csv, summaries, config_list)
     tables.write_derived_csv(os.path.join(out_dir, "derived.csv"), derived)
+    charts, why_not = plot_runner.draw(results_csv, out_dir, title)
+    if why_not:
+        for name in plot_runner.CHART_NAMES:  # an earlier session's chart would mislead
+            if os.path.exists(os.path.join(out_dir, name)):
+                os.remove(os.path.join(out_dir, name))
+        chart_note = "Charts not drawn: %s. Draw them where matplotlib exists with " \
+                     "`bench/run --from %s`." % (why_not, results_csv)
+    else:
+        chart_note = "charts: " + ", ".join(charts)
     tables.write_markdown(os.path.join(out_dir, "results.md"), header_lines, summaries,
-                          config_list, derived, "results.png", problems)
-    canvas, _ = chart.render(summaries, list(cases), config_list, "kernel_ms")
-    canvas.save(os.path.join(out_dir, "results.png"))
-    return problems
+                          config_list, derived, [os.path.basename(c) for c in charts],
+                          None if charts else chart_note, problems,
+                          short_table.markdown_lines(summaries, derived["kernel_ms"]))
+    return problems, short_table.text_lines(summaries, derived["kernel_ms"]), chart_note
 
 
-def run_session(args, stream=None):
-    """Runs everything args selects; returns the process exit code (0 all passed, 1 otherwise)."""
+def sizes_text(size_list):
+    return "%s size%s" % (", ".join(size_list), "s" if len(size_list) > 1 else "")
+
+
+def chart_title(size_list):
+    return "Kernel time against the best native device, " + sizes_text(size_list)
+
+
+def run_session(args, stream=None, table_stream=None):
+    """Runs everything args selects, reporting progress on stream (stderr) and ending with the
+    short table on table_stream (stdout); returns the process exit code (0 all passed, 1
+    otherwise)."""
     out_dir = tables.ensure_dir(args.out)
     build_dir = os.path.abspath(args.build)
     base_env = dict(os.environ)
@@ -271,9 +296,15 @@ def run_session(args, stream=None):
     log.close()
     traces.close()
 
-    problems = write_reports(out_dir, header, records, args.config_list)
+    problems, table, chart_note = write_reports(out_dir, header, records, args.config_list,
+                                                chart_title(args.size_list))
     stream = stream or sys.stderr
-    stream.write("wrote %s/{runs.csv,results.csv,derived.csv,results.md,results.png}\n" % out_dir)
+    table_stream = table_stream or sys.stdout
+    table_stream.write("\nHetero against the best native device, %s:\n\n%s\n\n" % (
+        sizes_text(args.size_list), "\n".join(table)))
+    table_stream.flush()
+    stream.write("wrote %s/{runs.csv,results.csv,derived.csv,results.md}; %s\n"
+                 % (out_dir, chart_note))
     if problems:
         stream.write("*** %d configuration(s) did not pass:\n" % len(problems))
         for line in problems:
@@ -282,8 +313,8 @@ def run_session(args, stream=None):
     return 0
 
 
-def regenerate(args, stream=None):
-    """--from: merge earlier runs.csv files and rewrite the reports."""
+def regenerate(args, stream=None, table_stream=None):
+    """--from: merge earlier runs.csv or results.csv files and rewrite the reports and charts."""
     out_dir = tables.ensure_dir(args.out)
     records, header = [], []
     for path in [p.strip() for p in args.from_runs.split(",") if p.strip()]:
@@ -298,9 +329,18 @@ def regenerate(args, stream=None):
             header.extend(["## Session of %s" % path, ""] + body + [""])
     seen = {config for _, _, config, _ in records}
     config_list = [c for c in configs_module.all_configs() if c.name in seen]
-    problems = write_reports(out_dir, ["# Hetero PolyBench/GPU results (merged)", ""] + header,
-                             records, config_list)
-    (stream or sys.stderr).write("wrote %s from %d runs\n" % (out_dir, len(records)))
+    sizes = []
+    for _, size, _, _ in records:
+        if size not in sizes:
+            sizes.append(size)
+    problems, table, chart_note = write_reports(
+        out_dir, ["# Hetero PolyBench/GPU results (merged)", ""] + header, records, config_list,
+        chart_title(sizes))
+    table_stream = table_stream or sys.stdout
+    table_stream.write("\nHetero against the best native device, %s:\n\n%s\n\n" % (
+        sizes_text(sizes), "\n".join(table)))
+    table_stream.flush()
+    (stream or sys.stderr).write("wrote %s from %d runs; %s\n" % (out_dir, len(records), chart_note))
     return 1 if problems else 0
 
 

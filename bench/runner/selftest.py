@@ -8,8 +8,9 @@ import os
 import sys
 import tempfile
 
-from . import chart, configs, execute, font, hetero_trace, png, stats, tables
-from .raster import Canvas
+import struct
+
+from . import configs, execute, hetero_trace, plot, plot_runner, short_table, stats, tables
 
 
 class Checker:
@@ -160,6 +161,10 @@ def check_configs(c):
     names = [x.name for x in configs.select("static-0.3,native")]
     c.check(names == ["native-gpu", "native-cpu", "static-0.3"], "select by name and group")
     c.check(len(configs.select("static")) == 11, "eleven static shares 0.0..1.0")
+    c.check([x.name for x in configs.select("default")] == ["native-gpu", "native-cpu", "hetero"],
+            "the default is each native device and Hetero as installed")
+    c.check(len(configs.select("sweep")) == 15 and configs.select("sweep")[2].name == "hetero-gpu",
+            "the sweep adds Hetero held to the GPU and the static splits")
     try:
         configs.select("bogus")
         c.check(False, "unknown configuration is refused")
@@ -184,42 +189,105 @@ def check_configs(c):
             "the memory-model pair forces the model and splits every launch")
 
 
-def check_png_and_chart(c):
-    canvas = Canvas(7, 5)
-    canvas.fill_rect(2, 1, 4, 3, (10, 20, 30))
-    width, height, pixels = png.decode_rgb(canvas.png_bytes())
-    c.check((width, height) == (7, 5) and pixels == bytes(canvas.pixels), "PNG round trip")
-    c.check(canvas.pixel(3, 2) == (10, 20, 30) and canvas.pixel(4, 2) == (255, 255, 255),
-            "rectangles are half-open")
-    broken = bytearray(canvas.png_bytes())
-    broken[-20] ^= 0xFF
-    try:
-        png.decode_rgb(bytes(broken))
-        c.check(False, "a corrupted PNG is refused")
-    except ValueError:
-        c.check(True, "a corrupted PNG is refused")
+def check_short_table(c):
+    def run(ms, status=execute.PASS, share=None):
+        return execute.RunResult(status, ms, ms, 0.0, cpu_share=share)
 
-    labels = [x.name for x in configs.all_configs()] + ["convolution-2d", "fdtd-2d", "2mm"]
-    c.check(all(font.has_glyph(ch) for label in labels for ch in label), "every label has glyphs")
-
-    def run(ms):
-        return execute.RunResult(execute.PASS, ms, ms, 0.0)
-
-    chosen = configs.select("native-gpu,native-cpu,hetero")
     records = [("x", "MINI", "native-gpu", run(10.0)), ("x", "MINI", "native-cpu", run(50.0)),
-               ("x", "MINI", "hetero", run(5.0))]
+               ("x", "MINI", "hetero", run(8.0, share=0.25)),
+               ("y", "MINI", "native-gpu", execute.RunResult(execute.NA)),
+               ("y", "MINI", "native-cpu", run(4.0)), ("y", "MINI", "hetero", run(5.0, execute.FAIL))]
     summaries = stats.summarise(records)
-    canvas, bars = chart.render(summaries, [("x", "MINI")], chosen)
-    by_config = {b["config"]: b for b in bars}
-    c.check(set(by_config) == {"native-gpu", "native-cpu", "hetero"}, "one bar per configuration")
-    gpu, cpu, het = by_config["native-gpu"], by_config["native-cpu"], by_config["hetero"]
-    c.check(gpu["value"] == 1.0 and het["value"] == 0.5 and cpu["clipped"],
-            "bars normalised to the best native device; 5x is clipped")
-    c.check(gpu["y1"] - gpu["y0"] == chart.PLOT_H // 2 and het["y1"] - het["y0"] == chart.PLOT_H // 4,
-            "bar heights are linear in the value")
-    for b in (gpu, het):
-        mid = ((b["x0"] + b["x1"]) // 2, (b["y0"] + b["y1"]) // 2)
-        c.check(canvas.pixel(*mid) == b["colour"], "bar %s is drawn in its colour" % b["config"])
+    derived = stats.derive(summaries, configs.all_configs(), "kernel_ms")
+    rows, mean = short_table.rows(summaries, derived)
+    c.check(rows[0] == ["x", "GPU", "10.00 ms", "8.00 ms", "1.25x", "25 %", "PASS"],
+            "short table: best native device, Hetero, speedup, CPU share (%s)" % rows[0])
+    c.check(rows[1] == ["y", "CPU", "4.00 ms", "n/a", "n/a", "n/a", "FAIL (hetero)"],
+            "short table: a FAIL shows in the check column, n/a ignored (%s)" % rows[1])
+    c.check(_close(mean, 1.25), "short table: geomean of the speedups")
+    lines = short_table.text_lines(summaries, derived)
+    c.check(lines[0].split() == ["program", "best", "native", "its", "time", "Hetero", "speedup",
+                                 "CPU", "share", "check"] and len(lines[1].split()) == 7
+            and set(lines[1]) == {"-", " "}, "short table: a header and a rule under each column")
+
+
+def check_plot_values(c):
+    """What the charts show, from results.csv rows (plot.py, no matplotlib needed)."""
+    def row(config, ms, status="PASS", share=None):
+        return {"config": config, "time": ms if status == "PASS" else None, "status": status,
+                "share": share, "cpu_share": None}
+
+    case = {r["config"]: r for r in (row("native-gpu", 10.0), row("native-cpu", 50.0),
+                                     row("hetero", 5.0), row("hetero-gpu", 1.0, "FAIL"),
+                                     row("static-0.0", 12.0, share=0.0),
+                                     row("static-0.3", 9.0, share=0.3),
+                                     row("static-0.5", 1.0, "FAIL", 0.5))}
+    values, failed, reference = plot.bar_values(case)
+    c.check(reference == "best native device" and values["native-gpu"] == 1.0
+            and values["native-cpu"] == 5.0 and values["hetero"] == 0.5,
+            "chart: times over the best native device (%s)" % values)
+    c.check(values[plot.BEST_STATIC] == 0.9 and plot.best_share(case) == 0.3
+            and "static-0.3" not in values, "chart: the static splits are one bar, the best share")
+    c.check(failed == {"hetero-gpu": "FAIL"}, "chart: a configuration that failed is marked")
+    c.check(plot.statics(case) == [(0.0, 12.0), (0.3, 9.0)], "chart: the static curve's points")
+    c.check(_close(plot.ideal_static(0.0, 10.0, 50.0), 10.0)
+            and _close(plot.ideal_static(1.0, 10.0, 50.0), 50.0)
+            and _close(plot.ideal_static(1.0 / 6, 10.0, 50.0), stats.ideal_time(10.0, 50.0)),
+            "chart: the ideal static split meets the ideal co-execution time at its best share")
+
+
+def png_size(path):
+    """(width, height) from a PNG file's header; ValueError if it is not a PNG."""
+    with open(path, "rb") as source:
+        head = source.read(24)
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    return struct.unpack(">II", head[16:24])
+
+
+def check_charts(c, out_dir, names):
+    """The charts names are in out_dir at a size a screen shows whole, where matplotlib exists;
+    elsewhere results.md says why there are none."""
+    with open(os.path.join(out_dir, "results.md")) as source:
+        md = source.read()
+    if plot_runner.interpreter_with_matplotlib() is None:
+        sys.stderr.write("self-test: no Python with matplotlib here; charts not checked\n")
+        c.check("Charts not drawn" in md and "--from" in md, "results.md says why no chart")
+        return
+    for name in names:
+        try:
+            width, height = png_size(os.path.join(out_dir, name))
+            c.check(400 <= width <= 2000 and 300 <= height <= 2500,
+                    "%s: a size a screen shows (%dx%d)" % (name, width, height))
+        except (OSError, ValueError) as error:
+            c.check(False, "%s is a PNG file (%s)" % (name, error))
+        c.check("](%s)" % name in md, "results.md shows %s" % name)
+
+
+def check_from_results_csv(c):
+    """--from reads a results.csv (medians, as the GPU machine's sessions publish them) and draws
+    both charts when static splits were measured."""
+    from . import cli
+    with tempfile.TemporaryDirectory(prefix="bench-selftest-") as root:
+        source = os.path.join(root, "results.csv")
+        with open(source, "w") as out:
+            out.write("benchmark,size,config,share,status,runs,passed,kernel_ms,total_ms,"
+                      "kernel_ms_min,kernel_ms_max,max_rel_err,platform,device,note\n")
+            for config, share, ms in (("native-gpu", "", 2), ("native-cpu", "", 8),
+                                      ("static-0.0", "0.0", 2.1), ("static-0.5", "0.5", 5),
+                                      ("static-1.0", "1.0", 9), ("hetero", "", 2.2)):
+                out.write("gemm,LARGE,%s,%s,PASS,3,3,%s,%s,,,0,P,D,\n" % (config, share, ms, ms))
+        out_dir = os.path.join(root, "out")
+        args = cli.parse_args(["--from", source, "--out", out_dir])
+        with open(os.devnull, "w") as quiet:
+            code = cli.regenerate(args, stream=quiet, table_stream=quiet)
+        c.check(code == 0, "--from a results.csv passes (exit %d)" % code)
+        with open(os.path.join(out_dir, "results.csv"), newline="") as back:
+            rows = {r["config"]: r for r in csv.DictReader(back)}
+        c.check(rows.get("static-0.5", {}).get("kernel_ms") == "5"
+                and rows.get("static-0.5", {}).get("share") == "0.5",
+                "--from a results.csv keeps its medians and shares")
+        check_charts(c, out_dir, ["results.png", "static-split.png"])
 
 
 def validate_outputs(c, out_dir, benchmarks):
@@ -251,15 +319,9 @@ def validate_outputs(c, out_dir, benchmarks):
     c.check("| benchmark | size | native-cpu |" in md, "results.md has the time table")
     for b in benchmarks:
         c.check(("| %s | MINI | " % b) in md, "results.md has a row for %s" % b)
-    c.check("](results.png)" in md, "results.md shows the chart")
-    try:
-        with open(os.path.join(out_dir, "results.png"), "rb") as source:
-            width, height, pixels = png.decode_rgb(source.read())
-        colour = bytes(chart.colour_of(configs.select("native-cpu")[0]))
-        c.check(width >= 100 and height >= 100, "results.png has a sensible size")
-        c.check(colour in bytes(pixels), "results.png contains a native-cpu bar")
-    except (OSError, ValueError) as error:
-        c.check(False, "results.png decodes (%s)" % error)
+    check_charts(c, out_dir, ["results.png"])
+    c.check(not os.path.exists(os.path.join(out_dir, "static-split.png")),
+            "no static-split chart without static splits")
 
 
 def _fake_session(root, verdict, icd_library=None, configs_spec="native-cpu", timeout=60):
@@ -286,7 +348,7 @@ def _fake_session(root, verdict, icd_library=None, configs_spec="native-cpu", ti
                               "--timeout", str(timeout)])
     session.argv = ["(self-test: fake program)"]
     with open(os.devnull, "w") as quiet:
-        code = cli.run_session(session, stream=quiet)
+        code = cli.run_session(session, stream=quiet, table_stream=quiet)
     with open(os.path.join(out_dir, "results.md")) as source:
         md = source.read()
     with open(os.path.join(out_dir, "results.csv"), newline="") as source:
@@ -348,7 +410,9 @@ def run(args):
     check_stats(c)
     check_execute(c)
     check_configs(c)
-    check_png_and_chart(c)
+    check_short_table(c)
+    check_plot_values(c)
+    check_from_results_csv(c)
     check_failures_are_loud(c, args.timeout)
 
     build = os.path.abspath(args.build)

@@ -56,7 +56,8 @@ class RunLog:
 
 def read_runs(path):
     """Reads a runs.csv back as (benchmark, size, config, RunResult) records (files written
-    before cpu_share and bytes_moved existed read as None there)."""
+    before cpu_share and bytes_moved existed read as None there). A results.csv reads the same
+    way, as one record per configuration carrying its medians (the columns have the same names)."""
     records = []
     with open(path, newline="") as source:
         for row in csv.DictReader(source):
@@ -100,7 +101,7 @@ def write_derived_csv(path, derived_by_metric):
                                  _cell(d.speedup), _cell(d.efficiency)])
 
 
-def _ms(value):
+def format_ms(value):
     if value is None:
         return "n/a"
     if value >= 100:
@@ -131,7 +132,7 @@ def _time_table(lines, summaries, configs, cases, metric):
     def cell(s):
         if s is None or s.status == "n/a":
             return "n/a"
-        return _ms(getattr(s, metric)) if s.status == "PASS" else "**%s**" % s.status
+        return format_ms(getattr(s, metric)) if s.status == "PASS" else "**%s**" % s.status
     _config_table(lines, summaries, [c.name for c in configs], cases, cell)
 
 
@@ -141,11 +142,11 @@ def _derived_table(lines, derived):
                  "| Hetero efficiency |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for d in derived:
-        oracle = "n/a" if d.oracle is None else "%s (%.1f)" % (_ms(d.oracle), d.oracle_share)
-        best = "n/a" if d.best_single is None else "%s (%s)" % (_ms(d.best_single), d.best_device)
+        oracle = "n/a" if d.oracle is None else "%s (%.1f)" % (format_ms(d.oracle), d.oracle_share)
+        best = "n/a" if d.best_single is None else "%s (%s)" % (format_ms(d.best_single), d.best_device)
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            d.benchmark, d.size, _ms(d.t_gpu), _ms(d.t_cpu), _ms(d.ideal), best,
-            _x(d.hetero_gpu_overhead), oracle, _x(d.oracle_speedup), _ms(d.t_hetero),
+            d.benchmark, d.size, format_ms(d.t_gpu), format_ms(d.t_cpu), format_ms(d.ideal), best,
+            _x(d.hetero_gpu_overhead), oracle, _x(d.oracle_speedup), format_ms(d.t_hetero),
             _x(d.speedup), _x(d.efficiency)))
     sizes = []
     for d in derived:
@@ -178,7 +179,16 @@ def _work_table(lines, summaries, configs, cases):
     _config_table(lines, summaries, [c.name for c in configs if c.hetero], cases, cell)
 
 
-def write_markdown(path, header_lines, summaries, configs, derived_by_metric, png_name, problems):
+CHART_CAPTIONS = {
+    "results.png": "kernel time against the best native device",
+    "static-split.png": "static splits against the ideal co-execution",
+}
+
+
+def write_markdown(path, header_lines, summaries, configs, derived_by_metric, chart_names,
+                   chart_note, problems, short_lines):
+    """results.md: header, problems, the short table, the charts (chart_names, files next to it;
+    or chart_note saying why there are none), then every table."""
     cases = []
     for (benchmark, size, _) in summaries:
         if (benchmark, size) not in cases:
@@ -191,6 +201,16 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, pn
         for text in problems:
             lines.append("- " + _md_escape(text))
         lines.append("")
+    lines.append("## Summary")
+    lines.append("")
+    lines.extend(short_lines)
+    lines.append("")
+    for name in chart_names:
+        lines.append("![%s](%s)" % (CHART_CAPTIONS.get(name, name), name))
+        lines.append("")
+    if chart_note:
+        lines.append(chart_note)
+        lines.append("")
     lines.append("## Configurations")
     lines.append("")
     for c in configs:
@@ -200,8 +220,6 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, pn
                  "platform or device does not exist here (or Hetero is not built). A status in "
                  "bold (FAIL, ERROR, TIMEOUT) means at least one run did not pass; such a "
                  "configuration enters no derived figure.")
-    lines.append("")
-    lines.append("![normalised kernel time](%s)" % png_name)
     for metric, title in (("kernel_ms", "Kernel time"), ("total_ms", "Total time (buffers, "
                                                                        "transfers and kernels)")):
         lines.append("")
@@ -216,7 +234,7 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, pn
                      "native GPU (its overhead).")
         lines.append("")
         _derived_table(lines, derived_by_metric[metric])
-    if any(c.hetero for c in configs):
+    if any(s.cpu_share is not None or s.bytes_moved is not None for s in summaries.values()):
         lines.append("")
         lines.append("## CPU share and bytes moved (Hetero configurations)")
         lines.append("")
