@@ -1,7 +1,8 @@
 // When a split launch counts as complete (platform/event_tail.hpp): only once everything Hetero
-// started for it is over (the CPU chunk left running, the stream-back of the merged result),
-// because an application may exit as soon as its last wait returns. Two slots, every launch split
-// (HETERO_SPLIT=always), random schedules (HETERO_TEST_SPLIT_CHAOS).
+// started for it is over (the CPU chunk left running, the stream-back of the merged result, the
+// build of the kernel's split variants), because an application may exit as soon as its last
+// wait returns. Two slots, every launch split (HETERO_SPLIT=always), variants built when a launch
+// first wants to split (HETERO_SPLIT_BUILD=lazy), random schedules (HETERO_TEST_SPLIT_CHAOS).
 #include "cl_test.hpp"
 
 #include <CL/cl_ext_hetero.h>
@@ -80,6 +81,25 @@ std::string nonce(const char* test) {
 }
 
 }  // namespace
+
+TEST_CASE("the first launch that would split builds the variants, runs whole and completes after the build",
+          "[tail][lazy]") {
+    Env env;
+    EightOutputs k(env, nonce("lazy"));  // a program nobody built before: its variants are not built
+    Counters before = Counters::read(env.platform);
+    clReleaseEvent(k.launch(1));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    Counters first = Counters::read(env.platform);
+    CHECK(first[CL_HETERO_LAUNCHES_WHOLE] == before[CL_HETERO_LAUNCHES_WHOLE] + 1);
+    CHECK(first[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE]);
+    // The build was over when the first launch completed: the next one splits.
+    clReleaseEvent(k.launch(2));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    Counters second = Counters::read(env.platform);
+    CHECK(second[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == first[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+    CHECK(second[CL_HETERO_LAUNCHES_WHOLE] == first[CL_HETERO_LAUNCHES_WHOLE]);
+    CHECK(k.right(2));
+}
 
 TEST_CASE("nothing of a split launch moves once clFinish returned", "[tail]") {
     Env env;
