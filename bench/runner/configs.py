@@ -75,7 +75,8 @@ def all_configs():
         configs.append(Config(static_name(share),
                               "Hetero static split, HETERO_CPU_SHARE=%.1f" % share,
                               "Hetero", "all", hetero=True,
-                              env={"HETERO_CPU_SHARE": "%.1f" % share}, share=share))
+                              env={"HETERO_CPU_SHARE": "%.1f" % share, "HETERO_SPLIT_BUILD": "eager"},
+                              share=share))
     configs.append(Config("hetero", "Hetero adaptive split (no knobs set)", "Hetero", "all",
                           hetero=True))
     # Unified against discrete memory on one device pair that shares host memory (two PoCL slots),
@@ -83,10 +84,10 @@ def all_configs():
     for model in MEMORY_MODELS:
         configs.append(Config("hetero-" + model,
                               "Hetero split in %s memory (HETERO_MEMORY=%s, HETERO_DEVICES=%s, "
-                              "HETERO_SPLIT=always)" % (model, model, MEMORY_PAIR),
+                              "HETERO_SPLIT=always, HETERO_SPLIT_BUILD=eager)" % (model, model, MEMORY_PAIR),
                               "Hetero", "all", hetero=True,
                               env={"HETERO_MEMORY": model, "HETERO_DEVICES": MEMORY_PAIR,
-                                   "HETERO_SPLIT": "always"}))
+                                   "HETERO_SPLIT": "always", "HETERO_SPLIT_BUILD": "eager"}))
     return configs
 
 

@@ -147,6 +147,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                     if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
                 }
                 if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
+                if (decision.variantsBuilding) sub.tails.push_back(decision.variantsBuilding);
                 // A timed launch runs on the queue's profiling side queue (launch_timing.hpp).
                 cl_command_queue timed = nullptr;
                 if (decision.timeUnsplit && !launch.empty) timed = sub.queue.timingQueue(static_cast<unsigned>(sub.slot));

@@ -28,6 +28,9 @@ struct Submission {
     // Set by a submit() that enqueued its work on backendQueue without an event (and returned
     // nullptr): Queue::deferredEventAfterLast().
     std::shared_ptr<DeferredEvent> deferredDone;
+    // Set by a submit() whose work goes on after the backend event it returns completes (a split
+    // launch's CPU side): the command completes only once these have finished (event_tail.hpp).
+    Tails tails;
 
     std::vector<cl_event> events;                           // of dependencies, borrowed
     std::vector<std::shared_ptr<DeferredEvent>> deferred;   // of dependencies without an event yet

@@ -6,6 +6,7 @@
 #include "platform/engine/queue.hpp"
 #include "platform/observe/trace.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -326,6 +327,23 @@ void Event::complete(cl_int status) {
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE || completing_) return;  // already final, or being made so
+        if (heldByTail_) return;                             // completes when the tail it waits for finishes
+        // Work the command started goes on (event_tail.hpp): complete once it is over.
+        tails_.erase(std::remove_if(tails_.begin(), tails_.end(), [](const auto& t) { return t->finished(); }),
+                     tails_.end());
+        if (!tails_.empty()) {
+            std::shared_ptr<Tail> tail = tails_.front();
+            heldByTail_ = true;
+            lock.unlock();
+            tail->whenFinished([self, status] {
+                {
+                    std::lock_guard relock(self->mutex_);
+                    self->heldByTail_ = false;
+                }
+                self->complete(status);
+            });
+            return;
+        }
         completing_ = true;
         // Drawn before the status is final, so that whoever sees it complete (an application about
         // to exit) finds the span already in the trace.
@@ -359,9 +377,27 @@ void Event::complete(cl_int status) {
         runCallbacks(status, lock);
         queue = queue_;  // the handle stays queryable (CL_EVENT_COMMAND_QUEUE); the reference goes
     }
+    // Before waking anyone: an application woken here may exit at once, and the queue's last
+    // reference may be this one (its destructor calls the backends).
+    if (queue) queue->release();
     changed_.notify_all();
     EventSignal::raise();
-    if (queue) queue->release();
+}
+
+void Event::addTails(const Tails& tails) {
+    if (tails.empty()) return;
+    std::lock_guard lock(mutex_);
+    for (const auto& t : tails)
+        if (std::find(tails_.begin(), tails_.end(), t) == tails_.end()) tails_.push_back(t);
+}
+
+Tails Event::unfinishedTails() const {
+    std::lock_guard lock(mutex_);
+    Tails out;
+    if (status_ > CL_COMPLETE)
+        for (const auto& t : tails_)
+            if (!t->finished()) out.push_back(t);
+    return out;
 }
 
 void Event::setUserStatus(cl_int status) {
@@ -377,7 +413,9 @@ void Event::setUserStatus(cl_int status) {
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
     while (status_ > CL_COMPLETE) {
-        if (completing_) {  // another thread is running the callbacks; it notifies when final
+        // Another thread is running the callbacks, or the command is done on the backend and its
+        // tail's end completes it: either notifies when final.
+        if (completing_ || heldByTail_) {
             changed_.wait(lock);
             continue;
         }

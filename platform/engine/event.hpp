@@ -4,6 +4,7 @@
 
 #include "platform/objects/context.hpp"
 #include "platform/engine/deferred_event.hpp"
+#include "platform/engine/event_tail.hpp"
 #include "platform/support/object.hpp"
 
 #include <condition_variable>
@@ -52,6 +53,13 @@ public:
     bool cheapToAsk() const;
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
+
+    // Work that must end before the event counts as complete, though its backend event may be
+    // complete already (event_tail.hpp): the command's own (a split launch's CPU side), and the
+    // unfinished tails of the commands it depends on. Added before submitted().
+    void addTails(const Tails& tails);
+    // The unfinished tails a command depending on this one inherits (none once it is complete).
+    Tails unfinishedTails() const;
 
     // For the trace (HETERO_TRACE): what follows the command type in the span's name (a kernel's
     // name) and the bytes the command moves; set before submission.
@@ -116,6 +124,8 @@ private:
         void* userData;
     };
     std::vector<Registered> callbacks_;
+    Tails tails_;               // unfinished work that holds back completion (addTails)
+    bool heldByTail_ = false;   // complete() was called and waits for tails_ to finish
 };
 
 // A process-wide signal raised whenever any event becomes resolvable or complete; schedulers wait

@@ -231,12 +231,15 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
     Event& event = *c.event;
     try {
         int slot = c.place ? c.place() : static_cast<int>(Backends::instance().primarySlot());
-        Submission submission{*this, slot, nullptr, {}, {}, {}};
+        Submission submission{*this, slot, nullptr, {}, {}, {}, {}};
         if (slot >= 0) submission.backendQueue = backendQueue(static_cast<unsigned>(slot));
         // A dependency that failed fails the command. One chained as a backend wait is not asked
         // (a call per dependency per command, microseconds on NVIDIA): if it failed unnoticed, the
         // backend fails the command the same way.
         for (const auto& d : c.dependencies) {
+            // A dependency's unfinished work holds this command's completion back too: whoever
+            // sees this command complete must be able to rely on everything before it being over.
+            event.addTails(d->unfinishedTails());
             if (!d->knownComplete() && slot >= 0) {
                 if (auto later = d->deferredOn(static_cast<unsigned>(slot))) {
                     submission.deferred.push_back(std::move(later));  // waitsOn() decides
@@ -265,6 +268,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
         }
         event.submitting(slot);
         cl_event done = c.submit(submission);
+        event.addTails(submission.tails);
         if (done || submission.deferredDone) {
             if (done) enqueuedWithEvent(static_cast<unsigned>(slot), submission.backendQueue, done);
             event.submitted(static_cast<unsigned>(slot), done, done ? nullptr : std::move(submission.deferredDone));

@@ -201,7 +201,8 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     // Every backend refused the request itself (e.g. compiling a program made from a binary):
     // nothing was built, the program stays as it was.
     if (refused) return CL_INVALID_OPERATION;
-    // The split variants: analysed and built now, so launches find them ready (never fails the build).
+    // The split variants: analysed now, built on the slots when a launch first wants to split
+    // (or now, HETERO_SPLIT_BUILD=eager). Never fails the build.
     std::shared_ptr<ProgramVariants> variants;
     if (any && !compileOnly && !source_.empty() && splittingConfigured()) {
         try {

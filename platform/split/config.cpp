@@ -34,4 +34,13 @@ double cpuShare() {
     return share;
 }
 
+bool eagerVariantBuilds() {
+    static const bool eager = [] {
+        std::string v = config::get("HETERO_SPLIT_BUILD", "split_build").value_or("lazy");
+        if (v != "eager" && v != "lazy") HETERO_LOG(Warn, "HETERO_SPLIT_BUILD=%s not understood (lazy|eager); using lazy", v.c_str());
+        return v == "eager";
+    }();
+    return eager;
+}
+
 }  // namespace hetero

@@ -11,4 +11,8 @@ SplitMode splitMode();
 // HETERO_CPU_SHARE in [0,1]: a fixed share of the work-groups for the CPU (static split); <0: adaptive.
 double cpuShare();
 
+// HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
+// when a launch of one of its kernels first wants to split.
+bool eagerVariantBuilds();
+
 }  // namespace hetero

@@ -84,16 +84,20 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         return d;
     }
     if (launch.empty) return d;
+    // Not built yet (HETERO_SPLIT_BUILD=lazy): decided as if the variants existed on every slot;
+    // a launch that would split starts their build and runs whole (below).
+    const bool ready = kv->ready();
+    auto hasChunk = [&](unsigned slot) { return !ready || kv->chunk[slot]; };
     const auto& slots = Device::instance()->slots();
     int cpu = -1;
     for (const auto& s : slots)
-        if (s.index != preferredSlot && (s.type & CL_DEVICE_TYPE_CPU) && kv->chunk[s.index]) {
+        if (s.index != preferredSlot && (s.type & CL_DEVICE_TYPE_CPU) && hasChunk(s.index)) {
             cpu = static_cast<int>(s.index);
             break;
         }
     for (const auto& s : slots)
-        if (cpu < 0 && s.index != preferredSlot && kv->chunk[s.index]) cpu = static_cast<int>(s.index);
-    if (cpu < 0 || !kv->abort[preferredSlot]) {
+        if (cpu < 0 && s.index != preferredSlot && hasChunk(s.index)) cpu = static_cast<int>(s.index);
+    if (cpu < 0 || (ready && !kv->abort[preferredSlot])) {
         d.why = "the variants are missing on a slot";
         return d;
     }
@@ -118,6 +122,15 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         d.timeUnsplit = h.timeWhole;
         d.probe = std::move(h.probe);
         if (!d.split) d.why = "history: unsplit is faster or not yet measured";
+    }
+    if (d.split && !ready) {
+        // Never waits for the build: this launch runs whole, and completes after the build.
+        d.variantsBuilding = kv->program->buildInBackground(kernel.context());
+        if (!kv->ready()) {
+            d.split = false;
+            d.probe.reset();
+            d.why = "its split variants are being built";
+        }
     }
     return d;
 }

@@ -21,6 +21,9 @@ struct SplitDecision {
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
     unsigned gpuSlot = 0, cpuSlot = 0;
     std::string why;  // for the log: why not split
+    // The launch would have split, but the kernel's variants are still being built: it runs whole
+    // and completes only after that build (Submission::tails).
+    std::shared_ptr<Tail> variantsBuilding;
 };
 SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                             unsigned preferredSlot);

@@ -33,37 +33,6 @@ std::atomic<unsigned> splitsInFlight{0};
 
 std::atomic<uint32_t> nextLaunchId{1};
 
-
-// Split launches whose threads still run (the stream-back outlives the launch's event). The
-// process waits for them at exit, so no backend is torn down under a running transfer.
-struct RunningSplits {
-    std::mutex mutex;
-    std::condition_variable idle;
-    unsigned count = 0;
-    static RunningSplits& instance() {
-        static auto* r = [] {
-            auto* rs = new RunningSplits;
-            std::atexit([] {
-                RunningSplits& self = instance();
-                std::unique_lock lock(self.mutex);
-                self.idle.wait_for(lock, std::chrono::seconds(30), [&] { return self.count == 0; });
-            });
-            return rs;
-        }();
-        return *r;
-    }
-    void enter() {
-        std::lock_guard lock(mutex);
-        ++count;
-        ++splitsInFlight;
-    }
-    void leave() {
-        std::lock_guard lock(mutex);
-        --splitsInFlight;
-        if (--count == 0) idle.notify_all();
-    }
-};
-
 // When a backend event was heard complete (its completion callback), for the split history: a
 // split starts counting when the GPU queue gets to it, not when it was enqueued behind other work.
 struct HeardAt {
@@ -132,6 +101,18 @@ struct SplitRun {
     unsigned cpuUnits = 1;
 
     cl_event gpuGate = nullptr;           // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
+    std::thread gateOpener;               // test knob (chaos): opens the GPU kernel's gate after a random delay
+    // The launch's CPU side and stream-back go on after the launch's backend event: the command
+    // completes only when this finishes (event_tail.hpp), the thread's very last step.
+    std::shared_ptr<Tail> tail = std::make_shared<Tail>();
+    // The last command this launch put on the CPU slot's shared queue without waiting for it (a
+    // chunk left running when the GPU ended first, a zero fill): waited for before the tail ends.
+    cl_event lastOnCpu = nullptr;
+
+    void setLastOnCpu(cl_event e) {
+        if (lastOnCpu) BACKEND(lastOnCpu, clReleaseEvent)(lastOnCpu);
+        lastOnCpu = e;
+    }
 
     void openGpuGate() {
         if (!gpuGate) return;
@@ -143,6 +124,8 @@ struct SplitRun {
     // What a launch that failed half-way through its submission still holds.
     ~SplitRun() {
         openGpuGate();
+        if (gateOpener.joinable()) gateOpener.join();
+        setLastOnCpu(nullptr);
         if (!resources) return;
         cl_context gpuContext = context ? context->backend(gpu) : nullptr;
         for (auto& t : targets) {
@@ -210,8 +193,10 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         const auto& m = r.migrations[r.migrationsDone];
         if (!m.from) {
             const cl_uint zero = 0;
+            cl_event filled = nullptr;
             check(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
-                                                           nullptr, nullptr));
+                                                           nullptr, &filled));
+            r.setLastOnCpu(filled);  // a give-up below leaves it running
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
@@ -320,7 +305,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         cl_int chunkStatus = CL_COMPLETE;
         BACKEND(chunkDone, clGetEventInfo)(chunkDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof chunkStatus, &chunkStatus,
                                            nullptr);
-        BACKEND(chunkDone, clReleaseEvent)(chunkDone);
+        r.setLastOnCpu(chunkDone);  // left behind (below): the launch's tail waits for it
         if (finished && chunkStatus < 0) fail(chunkStatus);
         if (!finished) {
             trace::span({int(r.cpu), "CPU chunks"}, r.name + " (left behind)", traceT0, trace::now(),
@@ -358,11 +343,8 @@ std::string describeChunks(const std::vector<uint64_t>& sizes) {
     return s.empty() ? "none" : s;
 }
 
-// The split launch's thread: the CPU side, the merge, completion, then the stream-back.
-void runSplit(std::shared_ptr<SplitRun> run) {
-    struct Leave {  // last thing this thread does (declared first, destroyed last)
-        ~Leave() { RunningSplits::instance().leave(); }
-    } leave;
+// The CPU side, the merge, the launch's backend event, then the stream-back.
+void runSides(std::shared_ptr<SplitRun> run) {
     SplitRun& r = *run;
     SplitResources& res = *r.resources;
     cl_command_queue cpuQueue = res.slot(r.cpu).queue;
@@ -470,6 +452,9 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     const unsigned cpuSlot = r.cpu;
     // The stream-back uses the context's pools and queues after the launch's objects are gone.
     std::shared_ptr<SplitResources> keepResources = r.resources;
+    cl_event lastOnCpu = r.lastOnCpu;
+    r.lastOnCpu = nullptr;
+    std::thread gateOpener = std::move(r.gateOpener);
     // Let go of the context, kernel and memory objects before the launch is seen complete: an
     // application that then releases everything must see its objects (and destructor callbacks)
     // go at once, not whenever this thread gets to its end.
@@ -494,6 +479,21 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     HETERO_LOG(Debug, "split: %zu bytes streamed back to the CPU", back.bytesMoved);
     BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
     BACKEND(userCpu, clReleaseEvent)(userCpu);
+    // A chunk left behind (or a fill) with nothing streamed back after it: still PoCL's work, and
+    // maybe its compiler's (a chunk's first run at a work-group size compiles it).
+    if (lastOnCpu) {
+        BACKEND(lastOnCpu, clWaitForEvents)(1, &lastOnCpu);
+        BACKEND(lastOnCpu, clReleaseEvent)(lastOnCpu);
+    }
+    if (gateOpener.joinable()) gateOpener.join();
+}
+
+// The split launch's thread. The launch completes for the application when it ends (its tail).
+void runSplit(std::shared_ptr<SplitRun> run) {
+    std::shared_ptr<Tail> tail = run->tail;
+    runSides(std::move(run));
+    --splitsInFlight;
+    tail->finish();  // last: once the application sees the launch complete it may exit
 }
 
 
@@ -636,11 +636,11 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
             gateHeld.reset(gate);  // our own reference: the opener below may be done before the kernel is enqueued
             BACKEND(gate, clRetainEvent)(gate);
             unsigned wait = chaos::below(30000);
-            std::thread([gate, wait] {
+            r.gateOpener = std::thread([gate, wait] {
                 std::this_thread::sleep_for(std::chrono::microseconds(wait));
                 BACKEND(gate, clSetUserEventStatus)(gate, CL_COMPLETE);
                 BACKEND(gate, clReleaseEvent)(gate);
-            }).detach();
+            });
         }
     }
     // The GPU: the abortable variant over the whole NDRange.
@@ -673,7 +673,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 
     BACKEND(r.userGpu, clRetainEvent)(r.userGpu);  // one for the command's event, one for the thread
     cl_event forCommand = r.userGpu;
-    RunningSplits::instance().enter();
+    sub.tails.push_back(r.tail);
+    ++splitsInFlight;
     std::thread(runSplit, run).detach();
     return forCommand;
 }

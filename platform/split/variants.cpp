@@ -5,11 +5,65 @@
 #include "platform/split/config.hpp"
 #include "platform/support/log.hpp"
 
+#include <system_error>
+#include <thread>
+
 namespace hetero {
 
 ProgramVariants::~ProgramVariants() {
     for (cl_program p : programs)
         if (p) BACKEND(p, clReleaseProgram)(p);
+}
+
+void ProgramVariants::build(Context* context) {
+    std::vector<cl_program> built;
+    const char* text = source.c_str();
+    for (unsigned s = 0; s < context->slotCount(); ++s) {
+        cl_context c = context->backend(s);
+        cl_device_id d = Device::instance()->slots()[s].device;
+        cl_int err = CL_SUCCESS;
+        cl_program p = BACKEND(c, clCreateProgramWithSource)(c, 1, &text, nullptr, &err);
+        if (p && BACKEND(p, clBuildProgram)(p, 1, &d, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+            HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
+            BACKEND(p, clReleaseProgram)(p);
+            p = nullptr;
+        }
+        built.push_back(p);
+    }
+    programs = std::move(built);  // read by others only once state_ says Built
+    state_.store(State::Built, std::memory_order_release);
+}
+
+std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
+    std::lock_guard lock(mutex_);
+    if (state_.load() == State::Built) return nullptr;
+    if (state_.load() == State::Building) return building_;
+    auto tail = std::make_shared<Tail>();
+    Ref<Context> keep(context);  // its backend contexts, while the build runs
+    std::shared_ptr<ProgramVariants> self;
+    try {
+        self = shared_from_this();
+        std::thread([self, keep, tail] {
+            try {
+                self->build(keep.get());
+            } catch (...) {
+                HETERO_LOG(Warn, "building the split variants failed; launches run unsplit");
+                self->programs.clear();
+                self->state_.store(State::Built, std::memory_order_release);
+            }
+            {
+                std::lock_guard done(self->mutex_);
+                self->building_.reset();
+            }
+            // Last: the launches that found the variants unbuilt complete now (event_tail.hpp).
+            tail->finish();
+        }).detach();
+    } catch (const std::system_error&) {
+        return nullptr;  // no thread: launches run whole, and the next one tries again
+    }
+    state_.store(State::Building);
+    building_ = tail;
+    return tail;
 }
 
 KernelVariants::~KernelVariants() {
@@ -34,20 +88,9 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
         if (!k.splittable) HETERO_LOG(Info, "kernel %s runs unsplit: %s", k.name.c_str(), k.reason.c_str());
     }
     if (!v->analysis.parsed || !any) return nullptr;
-    transform::Variants variants = transform::makeVariants({source}, options, v->analysis);
-    const char* text = variants.source.c_str();
-    for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_context c = context->backend(s);
-        cl_device_id d = Device::instance()->slots()[s].device;
-        cl_int err = CL_SUCCESS;
-        cl_program p = BACKEND(c, clCreateProgramWithSource)(c, 1, &text, nullptr, &err);
-        if (p && BACKEND(p, clBuildProgram)(p, 1, &d, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-            HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
-            BACKEND(p, clReleaseProgram)(p);
-            p = nullptr;
-        }
-        v->programs.push_back(p);
-    }
+    v->source = transform::makeVariants({source}, options, v->analysis).source;
+    v->options = options;
+    if (eagerVariantBuilds()) v->build(context);
     return v;
 }
 
@@ -59,23 +102,35 @@ std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<Progr
     auto kv = std::make_shared<KernelVariants>();
     kv->program = program;
     kv->analysis = ka;
+    kv->ready();  // eager builds: the kernels exist from the start
+    return kv;
+}
+
+bool KernelVariants::ready() {
+    if (ready_.load(std::memory_order_acquire)) return true;
+    if (!program->built()) return false;
+    std::lock_guard lock(mutex);
+    if (ready_.load()) return true;
+    const std::string& name = analysis->name;
     for (size_t slot = 0; slot < program->programs.size(); ++slot) {
         cl_program p = program->programs[slot];
-        cl_kernel chunk = nullptr, abort = nullptr;
+        cl_kernel chunkKernel = nullptr, abortKernel = nullptr;
         if (p) {
             cl_int err;
-            chunk = BACKEND(p, clCreateKernel)(p, (name + "__hetero_chunk").c_str(), &err);
-            abort = BACKEND(p, clCreateKernel)(p, (name + "__hetero_abort").c_str(), &err);
+            chunkKernel = BACKEND(p, clCreateKernel)(p, (name + "__hetero_chunk").c_str(), &err);
+            abortKernel = BACKEND(p, clCreateKernel)(p, (name + "__hetero_abort").c_str(), &err);
         }
         size_t fixed[3] = {0, 0, 0};
-        if (chunk &&
-            BACKEND(chunk, clGetKernelWorkGroupInfo)(chunk, Device::instance()->slots()[slot].device,
-                                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixed, fixed, nullptr) == CL_SUCCESS)
-            kv->fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
-        kv->chunk.push_back(chunk);
-        kv->abort.push_back(abort);
+        if (chunkKernel &&
+            BACKEND(chunkKernel, clGetKernelWorkGroupInfo)(chunkKernel, Device::instance()->slots()[slot].device,
+                                                           CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixed, fixed,
+                                                           nullptr) == CL_SUCCESS)
+            fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
+        chunk.push_back(chunkKernel);
+        abort.push_back(abortKernel);
     }
-    return kv;
+    ready_.store(true, std::memory_order_release);
+    return true;
 }
 
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {

@@ -2,10 +2,12 @@
 // built on every slot. The one hook through which programs and kernels take part in splitting.
 #pragma once
 
+#include "platform/engine/event_tail.hpp"
 #include "transform/transform.hpp"
 
 #include <CL/cl.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,29 +17,55 @@ namespace hetero {
 
 class Context;
 
-// The transform's output for one program, compiled on every slot.
-struct ProgramVariants {
+// The transform's output for one program: analysed at clBuildProgram, built on the slots only
+// when a launch first wants to split (HETERO_SPLIT_BUILD=lazy, the default: compiling the variants
+// made every build several times slower, for programs that mostly never split), or at once (eager).
+struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     transform::ProgramAnalysis analysis;
-    std::vector<cl_program> programs;  // per slot; nullptr where the variants did not build
+    std::string source;                // the variants program (transform::makeVariants)
+    std::string options;               // the application's build options
+    std::vector<cl_program> programs;  // per slot once built; nullptr where the variants did not build
     ~ProgramVariants();
+
+    bool built() const { return state_.load(std::memory_order_acquire) == State::Built; }
+    // Builds on every slot, on this thread (eager builds).
+    void build(Context* context);
+    // Starts the build in a thread of its own unless it is built or under way. Returns the build's
+    // tail while it runs (event_tail.hpp): a launch that found the variants unbuilt runs whole and
+    // completes after the build, so that no compiler runs on once the application saw its launches
+    // complete. Nullptr once built.
+    std::shared_ptr<Tail> buildInBackground(Context* context);
+
+private:
+    enum class State { Unbuilt, Building, Built };
+    std::atomic<State> state_{State::Unbuilt};
+    std::mutex mutex_;
+    std::shared_ptr<Tail> building_;  // while State::Building
 };
 
-// Variant kernels of one application kernel, per slot.
+// Variant kernels of one application kernel, per slot; made once the program's variants are built.
 struct KernelVariants {
     std::shared_ptr<ProgramVariants> program;  // keeps analysis and programs alive
     const transform::KernelAnalysis* analysis = nullptr;
-    std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available)
-    std::vector<cl_kernel> abort;  // K__hetero_abort per slot
+    std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available); once ready()
+    std::vector<cl_kernel> abort;  // K__hetero_abort per slot; once ready()
     bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split
     std::mutex mutex;              // held while a launch sets arguments and enqueues
     ~KernelVariants();
+    // True once chunk and abort exist (made here the first time the program's variants are built);
+    // they never change afterwards.
+    bool ready();
+
+private:
+    std::atomic<bool> ready_{false};
 };
 
 // True when launches may be split at all (two slots or more, HETERO_SPLIT not "off").
 bool splittingConfigured();
 
-// Analyses `source` and builds the variants on every slot; nullptr when nothing is splittable or
-// the variants did not build (logged; never an error for the application).
+// Analyses `source` and makes the variants program, built at once on every slot when
+// HETERO_SPLIT_BUILD=eager (else when a launch first wants to split); nullptr when nothing is
+// splittable (logged; never an error for the application).
 std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const std::string& source,
                                                       const std::string& options);
 

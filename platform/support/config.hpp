@@ -7,6 +7,7 @@
 //   trace         HETERO_TRACE       file for a Chrome-trace JSON timeline (platform/observe/trace.hpp)
 //   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
 //                                    (platform/memory/memory_model.hpp)
+//   split_build   HETERO_SPLIT_BUILD when split variants are compiled: lazy (default), eager (platform/split/config.hpp)
 #pragma once
 
 #include <optional>

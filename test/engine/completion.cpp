@@ -1,0 +1,144 @@
+// When a split launch counts as complete (platform/event_tail.hpp): only once everything Hetero
+// started for it is over (the CPU chunk left running, the stream-back of the merged result, the
+// build of the kernel's split variants), because an application may exit as soon as its last
+// wait returns. Two slots, every launch split (HETERO_SPLIT=always), variants built when a launch
+// first wants to split (HETERO_SPLIT_BUILD=lazy), random schedules (HETERO_TEST_SPLIT_CHAOS).
+#include "cl_test.hpp"
+
+#include <CL/cl_ext_hetero.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+
+struct Counters {
+    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
+    static Counters read(cl_platform_id platform) {
+        auto fn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
+            clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
+        REQUIRE(fn != nullptr);
+        Counters c;
+        REQUIRE(fn(platform, CL_HETERO_COUNTER_COUNT, c.v, nullptr) == CL_SUCCESS);
+        return c;
+    }
+    cl_ulong operator[](int i) const { return v[i]; }
+};
+
+// Eight written objects: the stream-back of one launch has eight transfers, each after a random
+// delay under HETERO_TEST_SPLIT_CHAOS.
+const char* kEightOutputs = R"(
+__kernel void eight(__global int* a, __global int* b, __global int* c, __global int* d,
+                    __global int* e, __global int* f, __global int* g, __global int* h, int round) {
+    int i = (int)get_global_id(0);
+    a[i] = i + round; b[i] = i * 2 + round; c[i] = i * 3 + round; d[i] = i * 4 + round;
+    e[i] = i * 5 + round; f[i] = i * 6 + round; g[i] = i * 7 + round; h[i] = i * 8 + round;
+})";
+
+constexpr size_t kItems = 1 << 14;
+
+struct EightOutputs {
+    Env& env;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem out[8];
+    explicit EightOutputs(Env& e, const std::string& nonce) : env(e) {
+        program = env.build("// " + nonce + "\n" + kEightOutputs);
+        kernel = env.kernel(program, "eight");
+        for (int i = 0; i < 8; ++i) {
+            out[i] = env.buffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
+            setArg(kernel, static_cast<cl_uint>(i), out[i]);
+        }
+    }
+    ~EightOutputs() {
+        for (cl_mem m : out) clReleaseMemObject(m);
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+    }
+    cl_event launch(int round) {
+        setArg(kernel, 8, round);
+        size_t global = kItems, local = 64;
+        cl_event done = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, &done) == CL_SUCCESS);
+        return done;
+    }
+    bool right(int round) {
+        for (int k = 0; k < 8; ++k) {
+            auto v = env.read<cl_int>(out[k], kItems);
+            for (size_t i = 0; i < kItems; ++i)
+                if (v[i] != static_cast<cl_int>(i) * (k + 1) + round) return false;
+        }
+        return true;
+    }
+};
+
+std::string nonce(const char* test) {
+    return std::string(test) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+}  // namespace
+
+TEST_CASE("the first launch that would split builds the variants, runs whole and completes after the build",
+          "[tail][lazy]") {
+    Env env;
+    EightOutputs k(env, nonce("lazy"));  // a program nobody built before: its variants are not built
+    Counters before = Counters::read(env.platform);
+    clReleaseEvent(k.launch(1));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    Counters first = Counters::read(env.platform);
+    CHECK(first[CL_HETERO_LAUNCHES_WHOLE] == before[CL_HETERO_LAUNCHES_WHOLE] + 1);
+    CHECK(first[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE]);
+    // The build was over when the first launch completed: the next one splits.
+    clReleaseEvent(k.launch(2));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    Counters second = Counters::read(env.platform);
+    CHECK(second[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == first[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+    CHECK(second[CL_HETERO_LAUNCHES_WHOLE] == first[CL_HETERO_LAUNCHES_WHOLE]);
+    CHECK(k.right(2));
+}
+
+TEST_CASE("nothing of a split launch moves once clFinish returned", "[tail]") {
+    Env env;
+    EightOutputs k(env, nonce("quiet"));
+    clReleaseEvent(k.launch(0));  // builds the variants
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (int round = 1; round <= 8; ++round) {
+        Counters before = Counters::read(env.platform);
+        clReleaseEvent(k.launch(round));
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters done = Counters::read(env.platform);
+        REQUIRE(done[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        // Whatever was still on its way (the merged results streaming back to the CPU copies)
+        // would show in the counters meanwhile.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        Counters later = Counters::read(env.platform);
+        INFO("round " << round);
+        CHECK(later[CL_HETERO_BYTES_BETWEEN_DEVICES] == done[CL_HETERO_BYTES_BETWEEN_DEVICES]);
+    }
+    CHECK(k.right(8));
+}
+
+TEST_CASE("a command after a split launch is complete only once the launch is", "[tail]") {
+    Env env;
+    EightOutputs k(env, nonce("order"));
+    clReleaseEvent(k.launch(0));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (int round = 1; round <= 8; ++round) {
+        cl_event launched = k.launch(round);
+        cl_int value = 0;
+        // The read runs on the slot that holds the merged result, right after the merge; the launch
+        // itself still streams its results back to the other slot.
+        REQUIRE(clEnqueueReadBuffer(env.queue, k.out[0], CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        cl_int status = CL_QUEUED;
+        REQUIRE(clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        INFO("round " << round);
+        CHECK(status == CL_COMPLETE);
+        CHECK(value == round);
+        clReleaseEvent(launched);
+    }
+}
