@@ -109,18 +109,20 @@ report() {
             printf "\n"
         }
         printf "\ncases whose outcome differs between configurations:\n"
-        any = 0
+        any = 0; missing = 0
         for (key in cases) {
-            differs = 0; line = ""
+            differs = 0; line = ""; complete = 1
             for (i = 1; i <= n; i++) {
-                r = o[cfg[i] FS key]; if (r == "") r = "-"
+                r = o[cfg[i] FS key]; if (r == "") { r = "-"; complete = 0 }
                 if (i > 1 && r != first) differs = 1
                 if (i == 1) first = r
                 line = line sprintf(" %s=%s", cfg[i], r)
             }
+            if (!complete) { missing++; continue }
             if (differs) { split(key, parts, FS); printf "  %s %s:%s\n", parts[1], parts[2], line; any = 1 }
         }
         if (!any) printf "  none\n"
+        if (missing) printf "(%d cases not run in every configuration are left out)\n", missing
     }' "$results"
 }
 
