@@ -1,4 +1,4 @@
-// When a split launch counts as complete (platform/event_tail.hpp): only once everything Hetero
+// When a split launch counts as complete (platform/engine/event_tail.hpp): only once everything Hetero
 // started for it is over (the CPU chunk left running, the stream-back of the merged result, the
 // build of the kernel's split variants), because an application may exit as soon as its last
 // wait returns. Two slots, every launch split (HETERO_SPLIT=always), variants built when a launch
