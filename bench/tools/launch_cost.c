@@ -1,57 +1,186 @@
-// Per-launch cost of OpenCL command patterns on one platform (argv[1]: part of its name; default
-// NVIDIA): which per-command habits (an event, a completion callback, a flush) cost how much.
-// Build: gcc -O2 -o launch_cost bench/tools/launch_cost.c -lOpenCL. Results: docs/results/h100-session3.md.
+// What one kernel launch costs on one OpenCL platform, by command pattern: the time per launch of
+// N launches of a small kernel, enqueued back to back (the enqueuing thread's cost), and until
+// they are finished. bench/tools/launch_cost.py runs it natively and through Hetero side by side.
+//
+//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--list]
+//
+// --platform: part of the platform's name (default: the first platform). --patterns: comma
+// separated, default "plain,event,profiling,profiling+event"; "all" adds the patterns that
+// explain a driver's costs (callbacks, flushes, markers). Every launch sets a scalar argument
+// first, as a loop of launches with a changing argument does. One line per pattern:
+//   launch_cost platform="..." pattern=plain launches=4096 enqueue_us=1.23 total_us=4.56
+// (the median of R rounds after one warm-up round). Under callgrind, the launches of each pattern
+// run inside launch_loop() (valgrind --tool=callgrind --toggle-collect=launch_loop counts them).
+// Build: part of the CMake build (build/bench/launch_cost), or gcc -O2 bench/tools/launch_cost.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
-static void CL_CALLBACK noop(cl_event e, cl_int s, void* u) { (void)e; (void)s; __atomic_add_fetch((long*)u, 1, __ATOMIC_RELAXED); }
-int main(int argc, char** argv) {
-  const char* want = argc > 1 ? argv[1] : "NVIDIA";
-  cl_platform_id ps[16]; cl_uint np = 0; clGetPlatformIDs(16, ps, &np);
-  cl_platform_id p = 0; cl_device_id d = 0;
-  for (cl_uint i = 0; i < np; ++i) { char n[256]; clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, 256, n, NULL); if (strstr(n, want)) { p = ps[i]; break; } }
-  if (!p) { printf("no platform %s\n", want); return 1; }
-  clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, NULL);
-  cl_int err; cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(c, d, NULL, &err);
-  cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue qp = clCreateCommandQueueWithProperties(c, d, prof, &err);
-  const char* src = "__kernel void k(__global float* a, int i) { a[get_global_id(0)] += (float)i; }";
-  cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &err); clBuildProgram(pr, 1, &d, "", NULL, NULL);
-  cl_kernel k = clCreateKernel(pr, "k", &err);
-  cl_mem a = clCreateBuffer(c, CL_MEM_READ_WRITE, 4096 * 4, NULL, &err);
-  clSetKernelArg(k, 0, sizeof a, &a);
-  size_t g = 1024, l = 256; const int N = 4096; long calls = 0;
-  const char* names[] = {"plain", "event", "event+callback", "flush", "event+callback+flush", "event+getinfo+callback+flush",
-                         "flush/16+event+callback", "profiling queue", "profiling queue+event", "marker+2 callbacks/16"};
-  for (int v = 0; v < 10; ++v) {
-    cl_command_queue q0 = q;
-    if (v == 7 || v == 8) q = qp;
-    for (int rep = 0; rep < 2; ++rep) {
-      clFinish(q); double t0 = now(), te;
-      for (int i = 0; i < N; ++i) {
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void CL_CALLBACK noop(cl_event e, cl_int s, void* u) {
+    (void)e, (void)s;
+    __atomic_add_fetch((long*)u, 1, __ATOMIC_RELAXED);
+}
+
+// What a pattern does per launch.
+struct Pattern {
+    const char* name;
+    int profiling;      // on a queue with CL_QUEUE_PROFILING_ENABLE
+    int event;          // asks for the launch's event (and releases it)
+    int callback;       // sets a completion callback on it
+    int flush;          // clFlush after each launch (16: after every 16th)
+    int getinfo;        // asks the event's queue
+    int markerEvery;    // a marker with a callback before every n-th launch (how auto mode once timed)
+};
+
+static const struct Pattern patterns[] = {
+    {"plain", 0, 0, 0, 0, 0, 0},
+    {"event", 0, 1, 0, 0, 0, 0},
+    {"profiling", 1, 0, 0, 0, 0, 0},
+    {"profiling+event", 1, 1, 0, 0, 0, 0},
+    // "all" adds these:
+    {"event+callback", 0, 1, 1, 0, 0, 0},
+    {"flush", 0, 0, 0, 1, 0, 0},
+    {"event+callback+flush", 0, 1, 1, 1, 0, 0},
+    {"event+getinfo+callback+flush", 0, 1, 1, 1, 1, 0},
+    {"flush/16+event+callback", 0, 1, 1, 16, 0, 0},
+    {"marker+callback/16", 0, 0, 0, 0, 0, 16},
+};
+enum { kDefaultPatterns = 4, kPatterns = sizeof patterns / sizeof patterns[0] };
+
+static long callbacks;
+
+// `n` launches in `pattern` on `q`.
+static void launches(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
+    size_t g = 1024, l = 256;
+    for (int i = 0; i < n; ++i) {
         clSetKernelArg(k, 1, sizeof i, &i);
-        cl_event e = NULL, m = NULL;
-        cl_event* pe = (v >= 1 && v != 3 && v != 7 && v != 9) || (v == 9 && i % 16 == 0) ? &e : NULL;
-        if (v == 9 && i % 16 == 0) {  /* how Hetero times one launch in 16: a marker before it, both heard */
-          clEnqueueMarkerWithWaitList(q, 0, NULL, &m);
-          clSetEventCallback(m, CL_COMPLETE, noop, &calls);
-          clReleaseEvent(m);
+        if (p->markerEvery && i % p->markerEvery == 0) {
+            cl_event m = NULL;
+            clEnqueueMarkerWithWaitList(q, 0, NULL, &m);
+            clSetEventCallback(m, CL_COMPLETE, noop, &callbacks);
+            clReleaseEvent(m);
         }
-        clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, pe);
-        if (v == 5) { cl_command_queue of; clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, NULL); }
-        if (v == 2 || (v >= 4 && v <= 6) || (v == 9 && e)) clSetEventCallback(e, CL_COMPLETE, noop, &calls);
-        if (v == 3 || v == 4 || v == 5 || (v == 6 && i % 16 == 15)) clFlush(q);
+        cl_event e = NULL;
+        clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, p->event ? &e : NULL);
+        if (p->getinfo) {
+            cl_command_queue of;
+            clGetEventInfo(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, NULL);
+        }
+        if (p->callback) clSetEventCallback(e, CL_COMPLETE, noop, &callbacks);
+        if (p->flush == 1 || (p->flush > 1 && i % p->flush == p->flush - 1)) clFlush(q);
         if (e) clReleaseEvent(e);
-      }
-      te = now(); clFinish(q); double t1 = now();
-      if (rep) printf("%-30s enqueue %6.2f us/launch, total %6.2f us/launch\n", names[v], (te - t0) / N * 1e6, (t1 - t0) / N * 1e6);
     }
-    q = q0;
-  }
-  return 0;
+}
+
+// The measured rounds and the warm-up round, apart, so that callgrind can count only the former.
+__attribute__((noinline)) void launch_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
+    launches(p, q, k, n);
+}
+__attribute__((noinline)) void warmup_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
+    launches(p, q, k, n);
+}
+
+static int compare(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static int wanted(const char* list, const char* name, int index) {
+    if (!list) return index < kDefaultPatterns;
+    if (strcmp(list, "all") == 0) return 1;
+    size_t n = strlen(name);
+    for (const char* s = list; (s = strstr(s, name)) != NULL; s += n)
+        if ((s == list || s[-1] == ',') && (s[n] == ',' || s[n] == '\0')) return 1;
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    const char* want = NULL;
+    const char* list = NULL;
+    int count = 4096, rounds = 3, listOnly = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) want = argv[++i];
+        else if (strcmp(argv[i], "--launches") == 0 && i + 1 < argc) count = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--patterns") == 0 && i + 1 < argc) list = argv[++i];
+        else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
+        else if (argv[i][0] != '-') want = argv[i];  // the old form: launch_cost NVIDIA
+        else {
+            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--list]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (count < 1 || rounds < 1 || rounds > 99) return 2;
+    cl_platform_id ps[16];
+    cl_uint np = 0;
+    clGetPlatformIDs(16, ps, &np);
+    cl_platform_id p = 0;
+    char name[256] = "";
+    for (cl_uint i = 0; i < np && i < 16; ++i) {
+        char n[256] = "";
+        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n, n, NULL);
+        if (listOnly) printf("%s\n", n);
+        if (!p && (!want || strstr(n, want))) p = ps[i], strcpy(name, n);
+    }
+    if (listOnly) return 0;
+    if (!p) {
+        printf("launch_cost: no platform %s\n", want ? want : "at all");
+        return 1;
+    }
+    cl_device_id d = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, NULL) != CL_SUCCESS) {
+        printf("launch_cost: platform \"%s\" has no device\n", name);
+        return 1;
+    }
+    cl_int err;
+    cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+    cl_command_queue plainQueue = clCreateCommandQueueWithProperties(c, d, NULL, &err);
+    cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue profilingQueue = clCreateCommandQueueWithProperties(c, d, prof, &err);
+    const char* src = "__kernel void k(__global float* a, int i) { a[get_global_id(0)] += (float)i; }";
+    cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+    if (clBuildProgram(pr, 1, &d, "", NULL, NULL) != CL_SUCCESS) {
+        printf("launch_cost: the kernel did not build\n");
+        return 1;
+    }
+    cl_kernel k = clCreateKernel(pr, "k", &err);
+    cl_mem a = clCreateBuffer(c, CL_MEM_READ_WRITE, 4096 * 4, NULL, &err);
+    clSetKernelArg(k, 0, sizeof a, &a);
+    for (int v = 0; v < kPatterns; ++v) {
+        const struct Pattern* pat = &patterns[v];
+        if (!wanted(list, pat->name, v)) continue;
+        cl_command_queue q = pat->profiling ? profilingQueue : plainQueue;
+        double enqueue[100], total[100];
+        for (int r = -1; r < rounds; ++r) {  // round -1 warms up (kernel loading, first-use costs)
+            clFinish(q);
+            double t0 = now();
+            if (r < 0)
+                warmup_loop(pat, q, k, count);
+            else
+                launch_loop(pat, q, k, count);
+            double te = now();
+            clFinish(q);
+            double t1 = now();
+            if (r < 0) continue;
+            enqueue[r] = (te - t0) / count * 1e6;
+            total[r] = (t1 - t0) / count * 1e6;
+        }
+        qsort(enqueue, rounds, sizeof(double), compare);
+        qsort(total, rounds, sizeof(double), compare);
+        printf("launch_cost platform=\"%s\" pattern=%s launches=%d enqueue_us=%.3f total_us=%.3f\n", name, pat->name,
+               count, enqueue[rounds / 2], total[rounds / 2]);
+        fflush(stdout);
+    }
+    clReleaseMemObject(a), clReleaseKernel(k), clReleaseProgram(pr);
+    clReleaseCommandQueue(plainQueue), clReleaseCommandQueue(profilingQueue), clReleaseContext(c);
+    return 0;
 }
