@@ -3,7 +3,7 @@
 #include "merge/merge.hpp"
 #include "platform/split/chaos.hpp"
 #include "platform/support/config.hpp"
-#include "platform/api/enqueue.hpp"
+#include "platform/engine/submit.hpp"
 #include "platform/observe/launch_stats.hpp"
 #include "platform/split/launch_timing.hpp"
 #include "platform/support/log.hpp"

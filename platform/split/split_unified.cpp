@@ -1,7 +1,7 @@
 #include "platform/split/split_unified.hpp"
 
 #include "platform/split/chaos.hpp"
-#include "platform/api/enqueue.hpp"
+#include "platform/engine/submit.hpp"
 #include "platform/observe/launch_stats.hpp"
 #include "platform/support/log.hpp"
 
