@@ -145,6 +145,11 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     args_[index] = std::move(arg);
 }
 
+void Kernel::requireArgsSet() const {
+    std::lock_guard lock(argsMutex_);
+    for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);
+}
+
 std::vector<KernelArg> Kernel::argsForLaunch() const {
     std::lock_guard lock(argsMutex_);
     for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);

@@ -41,6 +41,7 @@ public:
     void setArg(cl_uint index, size_t size, const void* value);
     // The arguments as they are now (a launch keeps its own copy); CL_INVALID_KERNEL_ARGS if any unset.
     std::vector<KernelArg> argsForLaunch() const;
+    void requireArgsSet() const;  // the same check alone
     // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
     // the caller holds the kernel's launch mutex until it has enqueued.
     void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
