@@ -39,8 +39,8 @@ inline int placeFor(const std::vector<Access>& accesses) {
 }
 
 // Runs `enqueue` on the submission's slot after bringing every object there, then records the
-// writes. `enqueue` gets the full wait list and returns the backend event of the work (or null
-// with Submission::deferredDone set).
+// writes. `enqueue` gets the full wait list, enqueues its work on sub.backendQueue and returns its
+// backend event (or null with Submission::deferredDone set).
 inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
                            const std::function<cl_event(std::vector<cl_event>&)>& enqueue) {
     // Lock each storage once, in address order (sub-buffers share their root's storage).
@@ -70,7 +70,7 @@ inline cl_event submitWith(Submission& sub, const std::vector<Access>& accesses,
         if (sub.deferredDone && !done)
             a.mem->storage().wroteOn(slot, sub.deferredDone);
         else
-            a.mem->storage().wroteOn(slot, done);
+            a.mem->storage().wroteOn(slot, done, sub.backendQueue);
     }
     return done;
 }

@@ -112,10 +112,8 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
             if (decision.timeUnsplit && !launch.empty) timed = sub.queue.timingQueue(static_cast<unsigned>(sub.slot));
             if (timed) sub.backendQueue = timed;  // submitWith orders it after the commands ahead
             // No backend event unless someone needs one (deferred_event.hpp). Profiled and traced
-            // commands take their times from it, and in unified memory each write bridges its
-            // event to the other slots at once.
-            const bool deferrable = !timed && !launch.empty && !sub.queue.profiling() && !trace::enabled() &&
-                                    keep->context()->memoryModel() != MemoryModel::Unified;
+            // commands take their times from it.
+            const bool deferrable = !timed && !launch.empty && !sub.queue.profiling() && !trace::enabled();
             cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                 cl_event e = nullptr;
                 if (launch.empty) {
