@@ -7,11 +7,14 @@
 #include "platform/split/split.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace hetero {
 namespace {
 const std::vector<Slot>& slots() { return Device::instance()->slots(); }
+
+std::atomic<uint64_t> lastStamp{0};
 
 std::vector<std::string> splitNames(const std::string& s) {
     std::vector<std::string> out;
@@ -48,6 +51,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     if (ref < 0) fail(firstError != CL_SUCCESS ? firstError : CL_INVALID_KERNEL_NAME);
     BACKEND(k->backend_[ref], clGetKernelInfo)(k->backend_[ref], CL_KERNEL_NUM_ARGS, sizeof k->numArgs_, &k->numArgs_, nullptr);
     k->args_.resize(k->numArgs_);
+    k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
     k->readLaunchLimits();
     program->kernelCreated();
@@ -73,6 +77,7 @@ Kernel* Kernel::clone(Kernel* source) {
         std::lock_guard lock(source->argsMutex_);
         k->args_ = source->args_;
     }
+    k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));  // clones hold them, unknown to us
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->readLaunchLimits();
     k->program_->kernelCreated();
@@ -103,6 +108,7 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     KernelArg arg;
     arg.set = true;
     arg.size = size;
+    arg.stamp = ++lastStamp;
     // A value the size of a handle that names one of our memory objects or samplers is that object
     // (this is how every OpenCL implementation reads such arguments).
     if (value && size == sizeof(cl_mem)) {
@@ -128,21 +134,29 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
         }
         // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
         // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses).
-        for (cl_kernel b : backend_) {
+        // What they were given is then what a launch would give them (applyArgs).
+        std::lock_guard argsLock(argsMutex_);
+        std::lock_guard launchLock(launchMutex_);
+        for (size_t slot = 0; slot < backend_.size(); ++slot) {
+            cl_kernel b = backend_[slot];
             if (!b) continue;
+            applied_[slot][index] = 0;
             cl_int err = BACKEND(b, clSetKernelArg)(b, index, size, value);
             if (err != CL_SUCCESS) fail(err);
+            applied_[slot][index] = arg.stamp;
         }
-    } else {
-        // A memory object for an argument: check it really is a pointer/image/sampler argument.
-        cl_kernel_arg_address_qualifier q = 0;
-        int ref = referenceSlot();
-        if (arg.mem && BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                                  sizeof q, &q, nullptr) == CL_SUCCESS)
-            require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
+        std::swap(args_[index], arg);  // the old one goes after the locks
+        return;
     }
+    // A memory object for an argument: check it really is a pointer/image/sampler argument. The
+    // backends get it at the next launch, as the slot's backend memory object.
+    cl_kernel_arg_address_qualifier q = 0;
+    int ref = referenceSlot();
+    if (arg.mem && BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                              sizeof q, &q, nullptr) == CL_SUCCESS)
+        require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
     std::lock_guard lock(argsMutex_);
-    args_[index] = std::move(arg);
+    std::swap(args_[index], arg);
 }
 
 void Kernel::requireArgsSet() const {
@@ -156,9 +170,25 @@ std::vector<KernelArg> Kernel::argsForLaunch() const {
     return args_;
 }
 
+Kernel::LaunchLock::LaunchLock(Kernel& k) : kernel_(k) {
+    args_ = k.argsMutex_.try_lock();
+    ok_ = args_ && k.launchMutex_.try_lock();
+}
+
+Kernel::LaunchLock::~LaunchLock() {
+    if (ok_) kernel_.launchMutex_.unlock();
+    if (args_) kernel_.argsMutex_.unlock();
+}
+
 void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
+    // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
+    std::vector<uint64_t>* applied = k == backend_[slot] ? &applied_[slot] : nullptr;
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
+        if (applied) {
+            if ((*applied)[i] == a.stamp && a.stamp != 0) continue;
+            (*applied)[i] = 0;  // unknown until the backend took it
+        }
         cl_int err;
         if (a.mem) {
             cl_mem m = a.mem->backendMem(slot);
@@ -170,6 +200,7 @@ void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>&
             err = BACKEND(k, clSetKernelArg)(k, i, a.size, a.value.empty() ? nullptr : a.value.data());
         }
         if (err != CL_SUCCESS) fail(err);
+        if (applied) (*applied)[i] = a.stamp;
     }
 }
 

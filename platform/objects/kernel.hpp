@@ -20,6 +20,7 @@ struct KernelArg {
     std::vector<unsigned char> value;  // empty with size > 0: local memory (arg_value NULL)
     Ref<Mem> mem;                       // the value named a Hetero memory object
     Ref<Sampler> sampler;               // ... or a sampler
+    uint64_t stamp = 0;                 // names this clSetKernelArg: unique in the process, never 0
 };
 
 class Kernel : public ApiObject<_cl_kernel, Kind::Kernel> {
@@ -43,9 +44,30 @@ public:
     std::vector<KernelArg> argsForLaunch() const;
     void requireArgsSet() const;  // the same check alone
     // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
-    // the caller holds the kernel's launch mutex until it has enqueued.
+    // the caller holds the kernel's launch mutex until it has enqueued. The slot's own backend
+    // kernel is given only the arguments that changed since it was last given any (by stamp): a
+    // clSetKernelArg is a backend call, and most launches repeat most of their arguments.
     void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
     void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
+
+    // For a launch submitted by the enqueuing thread at once (platform/split/launch.cpp): the
+    // arguments as they are, without a copy. While a LaunchLock is held they cannot change and
+    // no other launch of this kernel sets backend arguments; it only tries (never waits), so it
+    // takes no part in any lock order: who cannot have it goes the ordinary way.
+    class LaunchLock {
+    public:
+        explicit LaunchLock(Kernel& k);
+        ~LaunchLock();
+        LaunchLock(const LaunchLock&) = delete;
+        LaunchLock& operator=(const LaunchLock&) = delete;
+        bool ok() const { return ok_; }
+
+    private:
+        Kernel& kernel_;
+        bool args_ = false, ok_ = false;
+    };
+    // With a LaunchLock held: the current arguments (argsForLaunch() without the copy).
+    const std::vector<KernelArg>& currentArgs() const { return args_; }
     // The split variants of this kernel, or nullptr when it is not splittable.
     const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
     cl_kernel backend(unsigned slot) const { return backend_[slot]; }
@@ -64,9 +86,12 @@ private:
     std::string name_;
     cl_uint numArgs_ = 0;
     std::vector<cl_kernel> backend_;
-    mutable std::mutex argsMutex_;
+    mutable std::mutex argsMutex_;  // taken before launchMutex_ where both are held
     std::vector<KernelArg> args_;
     std::mutex launchMutex_;
+    // Per slot, per argument: the stamp of what backend_[slot] was given last (0: unknown).
+    // Under launchMutex_.
+    std::vector<std::vector<uint64_t>> applied_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;
     size_t requiredLocal_[3] = {0, 0, 0};
