@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace hetero {
 namespace {
@@ -71,10 +72,119 @@ int chooseSlot(const Kernel& kernel) {
     return slot >= 0 ? slot : kernel.referenceSlot();
 }
 
-// The launch as a command of its queue, submitted when the queue's order allows (at once, from
-// this thread, when nothing is ahead of it).
+// ---------------------------------------------------------------------------------------------
+// The direct way
+// ---------------------------------------------------------------------------------------------
+
+// At most this many memory objects (storages) and backend waits go the direct way: the lists live
+// on the stack. More go the ordinary way.
+constexpr unsigned kDirectStorages = 8;
+constexpr unsigned kDirectWaits = 12;
+
+// The storages a direct launch uses, each locked once (sub-buffers share their root's), without
+// waiting: try_lock takes part in no lock order, and whoever cannot have one goes the ordinary way.
+class StorageLocks {
+public:
+    StorageLocks() = default;
+    StorageLocks(const StorageLocks&) = delete;
+    StorageLocks& operator=(const StorageLocks&) = delete;
+    ~StorageLocks() {
+        for (unsigned i = 0; i < count_; ++i) used_[i].storage->mutex.unlock();
+    }
+    enum Added { Failed, Already, Locked };
+    // Failed when there is no room or the lock is taken.
+    Added add(Storage* s, bool writes) {
+        for (unsigned i = 0; i < count_; ++i)
+            if (used_[i].storage == s) {
+                used_[i].writes |= writes;
+                return Already;
+            }
+        if (count_ == kDirectStorages || !s->mutex.try_lock()) return Failed;
+        used_[count_++] = {s, writes};
+        return Locked;
+    }
+    struct Used {
+        Storage* storage;
+        bool writes;
+    };
+    const Used* begin() const { return used_; }
+    const Used* end() const { return used_ + count_; }
+
+private:
+    Used used_[kDirectStorages];
+    unsigned count_ = 0;
+};
+
+// Submits the launch at once on `slot`'s backend queue, if it runs whole there and nothing has to
+// move first. False when it cannot; `decided` then holds the split decision if one was made (the
+// ordinary way uses it rather than ask again: the history counts every decision).
+bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& launch, unsigned slot,
+                  bool wantEvent, std::optional<SplitDecision>& decided, Ref<Event>& event) {
+    Queue::Direct direct(queue, slot);
+    if (!direct.ok()) return false;
+    Kernel::LaunchLock argsHeld(kernel);
+    if (!argsHeld.ok()) return false;
+    const std::vector<KernelArg>& args = kernel.currentArgs();
+    const cl_command_queue target = direct.backendQueue();
+    cl_event waits[kDirectWaits];
+    unsigned waitCount = 0;
+    if (direct.previous()) waits[waitCount++] = direct.previous();
+    StorageLocks storages;
+    for (const KernelArg& a : args) {
+        if (!a.set) return false;  // the ordinary way reports it
+        if (!a.mem) continue;
+        Storage& s = a.mem->storage();
+        // Every memory argument counts as written unless the object is read-only.
+        auto added = storages.add(&s, !(a.mem->flags() & CL_MEM_READ_ONLY));
+        if (added == StorageLocks::Failed) return false;
+        if (added == StorageLocks::Already) continue;
+        if (!s.freshOn(slot)) return false;  // its contents must move here first
+        if (cl_event ready = s.readyFor(slot, target)) {
+            if (waitCount == kDirectWaits) return false;
+            waits[waitCount++] = ready;
+        }
+    }
+    if (kernel.variants()) {
+        SplitDecision d = splitDecision(kernel, args, launch, slot);
+        if (d.split || d.timeUnsplit) {
+            decided = std::move(d);
+            return false;
+        }
+    }
+    // No backend event unless profiling needs one (deferred_event.hpp); traced launches never come here.
+    const bool deferrable = !queue.profiling();
+    cl_event done = nullptr;
+    try {
+        kernel.applyArgs(slot, args);
+    } catch (const Error&) {
+        return false;  // the ordinary way tries again and reports it on the launch's event
+    }
+    cl_kernel bk = kernel.backend(slot);
+    if (BACKEND(target, clEnqueueNDRangeKernel)(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr,
+                                                launch.global, launch.hasLocal ? launch.local : nullptr, waitCount,
+                                                waitCount ? waits : nullptr, deferrable ? nullptr : &done) != CL_SUCCESS)
+        return false;
+    std::shared_ptr<DeferredEvent> later;
+    if (!done) later = queue.deferredEventAfterLast(slot, target);
+    for (const auto& u : storages) {
+        if (!u.writes) continue;
+        if (done)
+            u.storage->wroteOn(slot, done, target);
+        else
+            u.storage->wroteOn(slot, later);
+    }
+    event = direct.submitted(type, done, std::move(later), wantEvent);
+    const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+    countLaunch(counters::LaunchesWhole, groups, isCpuSlot(slot) ? groups : 0);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ordinary way: a command of the queue
+// ---------------------------------------------------------------------------------------------
+
 Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& launch,
-                       std::vector<Ref<Event>> deps, int slot) {
+                       std::vector<Ref<Event>> deps, int slot, std::optional<SplitDecision> decided) {
     auto args = kernel.argsForLaunch();
     Ref<Kernel> keep(&kernel);
     // Every memory argument is brought to the slot; all but read-only objects count as written.
@@ -100,8 +210,8 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
     }
     return queue.enqueue(
         std::move(what), std::move(deps), [slot] { return slot; },
-        [keep, args, launch, accesses, whole](Submission& sub) -> cl_event {
-            SplitDecision decision = splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
+        [keep, args, launch, accesses, whole, decided](Submission& sub) -> cl_event {
+            SplitDecision decision = decided ? *decided : splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
             if (keep->context()->memoryModel() == MemoryModel::Unified) {
                 decision = unifiedSplitDecision(decision, *keep, args);
                 if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
@@ -144,7 +254,16 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
 
 Ref<Event> launchKernel(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& geometry,
                         std::vector<Ref<Event>> waitFor, bool wantEvent) {
-    return queueLaunch(type, queue, kernel, geometry, std::move(waitFor), chooseSlot(kernel));
+    const int slot = chooseSlot(kernel);
+    std::optional<SplitDecision> decided;
+    // The direct way leaves out what the queue's machinery is for: waits on other commands'
+    // events, empty launches (a marker), and traced commands (their spans).
+    if (waitFor.empty() && !geometry.empty && !trace::enabled()) {
+        Ref<Event> event;
+        if (launchDirect(type, queue, kernel, geometry, static_cast<unsigned>(slot), wantEvent, decided, event))
+            return event;
+    }
+    return queueLaunch(type, queue, kernel, geometry, std::move(waitFor), slot, std::move(decided));
 }
 
 }  // namespace hetero

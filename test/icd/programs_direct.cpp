@@ -6,7 +6,11 @@
 // cases cross slots there.
 #include "cl_test.hpp"
 
+#include <CL/cl_ext_hetero.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 using cltest::Env;
@@ -27,6 +31,15 @@ const char* kKernels = R"(
             for (int i = 0; i < count; ++i) sum += first[i];
             out[get_group_id(0)] = sum;
         }
+    })";
+
+// Slow enough that a wait which returned early would find it still running.
+const char* kSlowAdd = R"(
+    __kernel void add_slowly(__global int* v, int by, int rounds) {
+        size_t i = get_global_id(0);
+        int x = v[i] + 7;
+        for (int r = 0; r < rounds; ++r) x = (x * 3 + 1) % 1000003;
+        v[i] += x == -1 ? 0 : by;
     })";
 
 std::vector<cl_int> readOn(cl_command_queue q, cl_mem m, size_t n) {
@@ -294,4 +307,66 @@ TEST_CASE("direct launches from two threads into one queue all run", "[programs]
     CHECK(allEqual(env.read<cl_int>(v, n), 600));
     for (cl_kernel k : adds) clReleaseKernel(k);
     clReleaseMemObject(v);
+}
+
+TEST_CASE("direct launches: clFinish waits for launches that had no event (the host sees them in place)",
+          "[programs][direct][events]") {
+    // In unified memory a CL_MEM_USE_HOST_PTR buffer is the application's memory itself, so after
+    // clFinish the results are there without a read: nothing else waits for the launches.
+    const cl_context_properties unified[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, CL_MEMORY_MODEL_UNIFIED_HETERO, 0};
+    Env env(0, unified);
+    cl_program p = env.build(kSlowAdd);
+    cl_kernel add = env.kernel(p, "add_slowly");
+    const size_t n = 4096;
+    void* raw = nullptr;
+    REQUIRE(posix_memalign(&raw, 4096, n * sizeof(cl_int)) == 0);
+    auto* host = static_cast<cl_int*>(raw);
+    std::fill(host, host + n, 0);
+    cl_mem v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), host);
+    setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(4000));
+    for (int i = 0; i < 4; ++i)
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(std::all_of(host, host + n, [](cl_int x) { return x == 4; }));
+    clReleaseMemObject(v), clReleaseKernel(add), clReleaseProgram(p);
+    std::free(raw);
+}
+
+TEST_CASE("direct launches: a later command of the queue, on the host or a marker, comes after them",
+          "[programs][direct][events]") {
+    // In order: once a blocking map of another buffer (a command on the host) or a marker has
+    // completed, so have the launches before it, though it shares no memory with them. Unified
+    // memory shows their results in the application's memory without any further wait.
+    const cl_context_properties unified[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, CL_MEMORY_MODEL_UNIFIED_HETERO, 0};
+    Env env(0, unified);
+    cl_program p = env.build(kSlowAdd);
+    cl_kernel add = env.kernel(p, "add_slowly");
+    const size_t n = 4096;
+    void* raw = nullptr;
+    REQUIRE(posix_memalign(&raw, 4096, n * sizeof(cl_int)) == 0);
+    auto* host = static_cast<cl_int*>(raw);
+    std::fill(host, host + n, 0);
+    cl_mem v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), host);
+    cl_mem other = env.buffer(CL_MEM_READ_WRITE, 64);
+    setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(4000));
+    cl_int expected = 0;
+    for (int round = 0; round < 2; ++round) {
+        for (int i = 0; i < 3; ++i, ++expected)
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        cl_int err;
+        void* mapped = clEnqueueMapBuffer(env.queue, other, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, &err);
+        REQUIRE(err == CL_SUCCESS);
+        CHECK(std::all_of(host, host + n, [&](cl_int x) { return x == expected; }));
+        REQUIRE(clEnqueueUnmapMemObject(env.queue, other, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+        for (int i = 0; i < 3; ++i, ++expected)
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        cl_event marker = nullptr;
+        REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &marker) == CL_SUCCESS);
+        REQUIRE(clWaitForEvents(1, &marker) == CL_SUCCESS);
+        CHECK(std::all_of(host, host + n, [&](cl_int x) { return x == expected; }));
+        clReleaseEvent(marker);
+    }
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    clReleaseMemObject(v), clReleaseMemObject(other), clReleaseKernel(add), clReleaseProgram(p);
+    std::free(raw);
 }
