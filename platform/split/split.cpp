@@ -7,6 +7,7 @@
 #include "platform/observe/launch_stats.hpp"
 #include "platform/split/launch_timing.hpp"
 #include "platform/support/log.hpp"
+#include "platform/split/history_store.hpp"
 #include "platform/split/split_history.hpp"
 
 #include <atomic>
@@ -108,8 +109,8 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
     SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
 }
 
-void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
-    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe);
+void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe, double cpuShare) {
+    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare);
 }
 
 namespace {
@@ -211,6 +212,7 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
                                                       const std::string& options) {
     auto v = std::make_shared<ProgramVariants>();
     v->analysis = transform::analyze({source}, options);
+    v->historyKey = history_store::programKey(source, options);
     bool any = false;
     for (const auto& k : v->analysis.kernels) {
         any = any || k.splittable;
@@ -242,6 +244,7 @@ std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<Progr
     auto kv = std::make_shared<KernelVariants>();
     kv->program = program;
     kv->analysis = ka;
+    kv->historyKey = program->historyKey + "/" + name;
     for (size_t slot = 0; slot < program->programs.size(); ++slot) {
         cl_program p = program->programs[slot];
         cl_kernel chunk = nullptr, abort = nullptr;
@@ -362,7 +365,12 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         d.split = true;
     } else {
         pollLaunchTimings();
-        SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
+        // What a split would move between the devices: in discrete memory the written objects'
+        // results back to the CPU, and as much again for the CPU's chunks and stale inputs.
+        LaunchCost cost;
+        if (kernel.context()->memoryModel() != MemoryModel::Unified)
+            for (const auto& w : written) cost.bytesMoved += 2.0 * double(w.storage->bytes());
+        SplitHistory::Decision h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), cost);
         d.split = h.split;
         d.timeUnsplit = h.timeWhole;
         d.probe = std::move(h.probe);
@@ -850,7 +858,8 @@ void runSplit(std::shared_ptr<SplitRun> run) {
     const double ended = splitClock(), seconds = ended - r.started;
     if (result == CL_COMPLETE && cpuReady) {
         double reached = r.gpuReached ? r.gpuReached->wait(r.started) : r.started;
-        recordSplit(r.name, r.launch, ended - std::max(r.started, reached), r.probe != nullptr);
+        recordSplit(r.variants->historyKey, r.launch, ended - std::max(r.started, reached), r.probe != nullptr,
+                    r.groups ? double(r.groups - sent) / double(r.groups) : -1);
     }
     {
         uint64_t cpuDid = r.groups - sent;

@@ -21,6 +21,7 @@ namespace hetero {
 // The transform's output for one program, compiled on every slot.
 struct ProgramVariants {
     transform::ProgramAnalysis analysis;
+    std::string historyKey;  // the program in auto mode's history (history_store::programKey)
     std::vector<cl_program> programs;  // per slot; nullptr where the variants did not build
     ~ProgramVariants();
 };
@@ -32,6 +33,7 @@ struct KernelVariants {
     std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available)
     std::vector<cl_kernel> abort;  // K__hetero_abort per slot
     bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split (§6.3)
+    std::string historyKey;           // the kernel in auto mode's history: program's key + "/" + name
     std::mutex mutex;              // held while a launch sets arguments and enqueues
     ~KernelVariants();
 };
@@ -86,7 +88,8 @@ struct HeldEvent {
     HeldEvent& operator=(const HeldEvent&) = delete;
     ~HeldEvent() { if (e) BACKEND(e, clReleaseEvent)(e); }
 };
-// Times a launch run whole for the decision history when SplitDecision::timeUnsplit asks: `done`
+// Times a launch run whole for the decision history (`kernel`: its KernelVariants::historyKey)
+// when SplitDecision::timeUnsplit asks: `done`
 // is its backend event on a queue with profiling (Queue::timingQueue), or null when it could not
 // be timed. See launch_timing.hpp.
 void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
@@ -96,10 +99,11 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
 transform::NDRange resolveSplitRange(LaunchGeometry& launch, size_t maxWorkGroupSize);
 // HETERO_CPU_SHARE (a fixed CPU share in (0,1], or negative: adaptive),
 double cpuShare();
-// the history of split launches (auto mode),
+// the history of split launches (auto mode), under the kernel's KernelVariants::historyKey
 // (`seconds`: the split's time from when it could start; `probe`: it was a probe, whose loss
-// against running whole counts against the kernel's probe budget)
-void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe);
+// against running whole counts against the kernel's probe budget; `cpuShare`: the share of the
+// work-groups the CPU did),
+void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe, double cpuShare);
 // the transform's extra arguments of a variant kernel, from argument index `first`,
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra);
 // a slot's compute units (at least 1), and seconds on the steady clock.

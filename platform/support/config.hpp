@@ -7,6 +7,8 @@
 //   trace         HETERO_TRACE       file for a Chrome-trace JSON timeline (platform/observe/trace.hpp)
 //   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
 //                                    (platform/memory/memory_model.hpp)
+//   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
+//                                    (platform/split/history_store.hpp)
 #pragma once
 
 #include <optional>

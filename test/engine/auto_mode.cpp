@@ -123,3 +123,20 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     CHECK(mismatches == 0);
     clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseProgram(p), clReleaseMemObject(buf);
 }
+
+TEST_CASE("auto mode: launches that feed the history kept between runs (run by history_check.py)", "[.history]") {
+    // Six launches of one size, each finished before the next: the first loads the kernel (not
+    // timed), the second is timed, and the next decision hears its time.
+    Env env;
+    const size_t n = 4096, local = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    cl_program p = env.build(kKernels);
+    cl_kernel increment = env.kernel(p, "increment");
+    setArg(increment, 0, buf);
+    for (int i = 0; i < 6; ++i) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
+    CHECK(env.read<cl_int>(buf, n)[n - 1] == 6);
+    clReleaseKernel(increment), clReleaseProgram(p), clReleaseMemObject(buf);
+}
