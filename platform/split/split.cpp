@@ -313,6 +313,18 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
     return true;
 }
 
+// What a split of the launch would move between the devices, for auto mode's model: in discrete
+// memory the written objects' results back to the CPU, and as much again for the CPU's chunks and
+// stale inputs. Walks the arguments only (no allocation: it runs at every decision).
+LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args) {
+    LaunchCost cost;
+    if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
+    const auto& params = kv.analysis->params;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
+        if (args[i].mem && params[i].mayWrite) cost.bytesMoved += 2.0 * double(args[i].mem->storage().bytes());
+    return cost;
+}
+
 transform::NDRange toNDRange(const LaunchGeometry& l) {
     transform::NDRange r;
     r.dims = l.dims;
@@ -349,33 +361,38 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         d.why = "the variants are missing on a slot";
         return d;
     }
-    std::vector<Written> written;
-    if (!writtenStorages(*kv, args, written, d.why)) return d;
-    if (splitsInFlight.load() >= kMaxSplitsInFlight) {
-        d.why = std::to_string(kMaxSplitsInFlight) + " split launches are still in flight";
-        return d;
-    }
     double share = cpuShare();
     if (share == 0.0) {
         d.why = "HETERO_CPU_SHARE=0";
         return d;
     }
     d.cpuSlot = static_cast<unsigned>(cpu);
-    if (splitMode() == SplitMode::Always || share > 0) {
-        d.split = true;
-    } else {
+    // Auto mode asks the history first: most launches of a launch-heavy program run whole and
+    // untimed, and need nothing else looked at (no allocation, no walk over the storages).
+    SplitHistory::Decision h;
+    h.split = true;
+    if (splitMode() != SplitMode::Always && share < 0) {
         pollLaunchTimings();
-        // What a split would move between the devices: in discrete memory the written objects'
-        // results back to the CPU, and as much again for the CPU's chunks and stale inputs.
-        LaunchCost cost;
-        if (kernel.context()->memoryModel() != MemoryModel::Unified)
-            for (const auto& w : written) cost.bytesMoved += 2.0 * double(w.storage->bytes());
-        SplitHistory::Decision h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), cost);
-        d.split = h.split;
-        d.timeUnsplit = h.timeWhole;
-        d.probe = std::move(h.probe);
-        if (!d.split) d.why = "history: unsplit is faster or not yet measured";
+        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args));
+        if (!h.split && !h.timeWhole) {
+            d.why = "history";
+            return d;
+        }
     }
+    std::vector<Written> written;
+    bool splittable = writtenStorages(*kv, args, written, d.why);
+    if (splittable && h.split && splitsInFlight.load() >= kMaxSplitsInFlight) {
+        d.why = std::to_string(kMaxSplitsInFlight) + " split launches are still in flight";
+        splittable = false;
+    }
+    if (!splittable) {
+        // Never timed for a launch that could not split: the size may be timed again.
+        if (h.timeWhole) SplitHistory::instance().recordWhole(kv->historyKey, sizeKey(launch), -1);
+        return d;
+    }
+    d.split = h.split;
+    d.timeUnsplit = h.timeWhole;
+    d.probe = std::move(h.probe);
     return d;
 }
 
