@@ -54,6 +54,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
     k->readLaunchLimits();
+    k->readArgQualifiers();
     program->kernelCreated();
     return guard.detach();
 }
@@ -80,6 +81,7 @@ Kernel* Kernel::clone(Kernel* source) {
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));  // clones hold them, unknown to us
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->readLaunchLimits();
+    k->qualifiers_ = source->qualifiers_;
     k->program_->kernelCreated();
     return guard.detach();
 }
@@ -93,6 +95,16 @@ Kernel::~Kernel() {
 void Kernel::readLaunchLimits() {
     workGroupInfo(CL_KERNEL_WORK_GROUP_SIZE, sizeof maxWorkGroupSize_, &maxWorkGroupSize_, nullptr);
     workGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof requiredLocal_, requiredLocal_, nullptr);
+}
+
+void Kernel::readArgQualifiers() {
+    qualifiers_.assign(numArgs_, 0);
+    cl_kernel k = backend_[referenceSlot()];
+    for (cl_uint i = 0; i < numArgs_; ++i) {
+        cl_kernel_arg_address_qualifier q = 0;
+        if (BACKEND(k, clGetKernelArgInfo)(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr) == CL_SUCCESS)
+            qualifiers_[i] = q;
+    }
 }
 
 int Kernel::referenceSlot() const {
@@ -121,17 +133,27 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
             arg.sampler = Ref<Sampler>(s);
         }
     }
+    arg.memSerial = arg.mem ? arg.mem->serial() : 0;
+    {
+        // Loops often set every argument before every launch: one set to what it already is
+        // changes nothing (the backends keep it, and launches need not give it again).
+        std::lock_guard lock(argsMutex_);
+        const KernelArg& now = args_[index];
+        const bool sameValue = !arg.mem && !arg.sampler && !now.mem && !now.sampler &&
+                               (value ? now.value.size() == size && std::memcmp(now.value.data(), value, size) == 0
+                                      : now.value.empty());
+        if (now.set && now.size == size &&
+            (sameValue || (arg.mem && now.mem && now.memSerial == arg.memSerial) ||
+             (arg.sampler && now.sampler.get() == arg.sampler.get())))
+            return;
+    }
+    const cl_kernel_arg_address_qualifier q = qualifiers_[index];  // 0: not known, not checked
     if (!arg.mem && !arg.sampler) {
         if (value) arg.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
-        int ref = referenceSlot();
         // A global/constant pointer takes one of our memory objects or NULL; any other handle-sized
         // value must not reach the backend, which would take it for one of its own objects.
-        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr) {
-            cl_kernel_arg_address_qualifier q = 0;
-            if (BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q,
-                                                           &q, nullptr) == CL_SUCCESS)
-                require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
-        }
+        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr)
+            require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
         // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
         // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses).
         // What they were given is then what a launch would give them (applyArgs).
@@ -150,10 +172,7 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     }
     // A memory object for an argument: check it really is a pointer/image/sampler argument. The
     // backends get it at the next launch, as the slot's backend memory object.
-    cl_kernel_arg_address_qualifier q = 0;
-    int ref = referenceSlot();
-    if (arg.mem && BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                              sizeof q, &q, nullptr) == CL_SUCCESS)
+    if (arg.mem && q != 0)
         require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
     std::lock_guard lock(argsMutex_);
     std::swap(args_[index], arg);

@@ -20,6 +20,7 @@ struct KernelArg {
     std::vector<unsigned char> value;  // empty with size > 0: local memory (arg_value NULL)
     Ref<Mem> mem;                       // the value named a Hetero memory object
     Ref<Sampler> sampler;               // ... or a sampler
+    uint64_t memSerial = 0;             // mem's Mem::serial() (what is compared: addresses are reused)
     uint64_t stamp = 0;                 // names this clSetKernelArg: unique in the process, never 0
 };
 
@@ -95,7 +96,11 @@ private:
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;
     size_t requiredLocal_[3] = {0, 0, 0};
+    // Per argument: CL_KERNEL_ARG_ADDRESS_QUALIFIER on the reference slot, 0 where it is not known
+    // (asked once: clSetKernelArg checks it, and loops set arguments before every launch).
+    std::vector<cl_kernel_arg_address_qualifier> qualifiers_;
     void readLaunchLimits();
+    void readArgQualifiers();
 };
 
 }  // namespace hetero

@@ -7,6 +7,7 @@
 #include "platform/support/log.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace hetero {
@@ -82,6 +83,11 @@ size_t imageElementSize(const cl_image_format& f) {
     case CL_RGBA: case CL_BGRA: case CL_ARGB: case CL_ABGR: case CL_sRGBA: case CL_sBGRA: return 4 * channel;
     default: return 0;
     }
+}
+
+uint64_t Mem::newSerial() {
+    static std::atomic<uint64_t> last{0};
+    return ++last;
 }
 
 Mem* Mem::createBuffer(Context* context, cl_mem_flags flags, size_t size, void* hostPtr,

@@ -29,6 +29,9 @@ public:
     size_t size() const { return size_; }
     size_t origin() const { return origin_; }  // within the root (sub-buffers)
     Storage& storage() const { return *storage_; }
+    // Unique in the process and never reused, unlike the object's address: what a kernel argument
+    // remembers of the object it was set to (Kernel::setArg).
+    uint64_t serial() const { return serial_; }
     const std::shared_ptr<Storage>& sharedStorage() const { return storage_; }
 
     // This object as a backend object of `slot` (a sub-buffer of the root's copy for sub-buffers).
@@ -53,6 +56,8 @@ protected:
 
 private:
     Mem() = default;
+    static uint64_t newSerial();
+    const uint64_t serial_ = newSerial();
     Ref<Context> context_;
     cl_mem_object_type type_ = CL_MEM_OBJECT_BUFFER;
     cl_mem_flags flags_ = 0;
