@@ -186,8 +186,9 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             return false;
         }
     }
-    // No backend event unless profiling needs one (deferred_event.hpp); traced launches never come here.
-    const bool deferrable = !queue.profiling();
+    // No backend event unless profiling needs one (deferred_event.hpp): a launch whose event the
+    // application did not ask for has no times anybody could ask for. Traced launches never come here.
+    const bool deferrable = !queue.profiling() || !wantEvent;
     cl_event done = nullptr;
     try {
         kernel.applyArgs(slot, args);
