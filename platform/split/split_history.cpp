@@ -41,7 +41,9 @@ constexpr double kSlowestCpuRatio = 0.01;
 
 double SplitHistory::ratioFor(const Kernel& k) const {
     if (k.cpuRatio >= 0) return k.cpuRatio;
-    return bestCpuRatio_ >= 0 ? bestCpuRatio_ : kPriorCpuRatio;
+    // One split alone may have been a bad moment (a busy machine, a launch longer than the whole
+    // time it was compared with): other kernels go by the device set only once two agree.
+    return ratioKernels_ >= kRatioKernels ? bestCpuRatio_ : kPriorCpuRatio;
 }
 
 double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const {
@@ -81,13 +83,15 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;
     };
-    if (!s.measured || !mayGain) return runWhole();
+    if (!s.measured) return runWhole();
     if (s.split >= 0 && s.split < s.whole) {
-        // Splitting pays: run whole now and then, to see whether it still does.
+        // Splitting was measured to pay (whatever the model expected): run whole now and then, to
+        // see whether it still does.
         if (s.launches % s.probeEvery == 0) return runWhole();
         d.split = true;
         return d;
     }
+    if (!mayGain) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
     const bool due = s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0;
     if (!due || k.probing > 0 || k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds) return runWhole();
@@ -123,6 +127,7 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     // in s.whole. What the model expects of this kernel's next splits, and of other kernels'
     // first ones (the best any kernel showed).
     if (cpuShare >= 0 && s.whole > 0 && seconds > 0) {
+        if (k.cpuRatio < 0) ++ratioKernels_;
         k.cpuRatio = std::max(kSlowestCpuRatio, cpuShare * s.whole / seconds);
         bestCpuRatio_ = std::max(bestCpuRatio_, k.cpuRatio);
     }
@@ -235,6 +240,8 @@ bool SplitHistory::deserialize(const std::string& text) {
     std::lock_guard lock(mutex_);
     kernels_ = std::move(kernels);
     bestCpuRatio_ = best;
+    ratioKernels_ = 0;
+    for (const auto& entry : kernels_) ratioKernels_ += entry.second.cpuRatio >= 0;
     return true;
 }
 

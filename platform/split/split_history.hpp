@@ -8,8 +8,8 @@
 //  - Learning costs (a timed launch runs on a side queue with an event; a probe is a split that may
 //    lose), so a launch is only timed or split when the model says a split of it could gain: the
 //    CPU would take its speed's share of the work (cpuRatio: the CPU's speed over the GPU's, for
-//    this kernel once a split measured it, else the best any kernel of this device set showed,
-//    else kPriorCpuRatio), less a split's fixed costs (kSplitFixedSeconds: snapshots, a thread, a
+//    this kernel once a split measured it, else the best any kernel of this device set showed once
+//    two did, else kPriorCpuRatio), less a split's fixed costs (kSplitFixedSeconds: snapshots, a thread, a
 //    merge) and the bytes it would move between the devices (at kLinkBytesPerSecond). The time run
 //    whole it starts from is the size's measured one, else the kernel's time per work-item at
 //    other sizes, else unknown (which may gain).
@@ -17,8 +17,8 @@
 //    timed. A program that launches each kernel once never pays for the CPU being there.
 //  - A size that may gain is timed run whole first, then the next launch is a probe: split and
 //    timed. The faster way is kept; the slower one is re-probed now and then, twice as rarely
-//    after each loss. A size that cannot gain runs whole, timed again every 256th launch (its
-//    time may grow with its data), and never splits.
+//    after each loss. A size that cannot gain (and was not measured to gain by splitting) runs
+//    whole, timed again every 256th launch (its time may grow with its data), and is not probed.
 //  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
 //    running whole stays within kProbeBudget of the kernel's time run whole. Where splitting
 //    never pays, auto mode costs the first probe plus at most that share.
@@ -142,6 +142,8 @@ private:
     std::mutex mutex_;
     std::map<std::string, Kernel> kernels_;
     double bestCpuRatio_ = -1;  // the best cpuRatio of any kernel (negative: none measured)
+    unsigned ratioKernels_ = 0;  // kernels with a cpuRatio
+    static constexpr unsigned kRatioKernels = 2;  // ... before the device set's counts for the others
 };
 
 }  // namespace hetero

@@ -212,14 +212,18 @@ TEST_CASE("split history: a split launch leaves no whole timing pending, so a st
 
 TEST_CASE("split history: where the CPU showed itself slow, only launches long enough to gain are timed or probed",
           "[split_history][model]") {
-    // An H100 with PoCL: a split in which the CPU did 1 % of the work in about the GPU's time.
+    // An H100 with PoCL: splits in which the CPU did 1 % of the work in about the GPU's time, in
+    // two kernels (one alone does not speak for the device set).
     SplitHistory h;
-    loaded(h, "first");
-    h.decide("first", size(4096));
-    h.recordWhole("first", size(4096), 20 * kMs);
-    SplitHistory::Decision probe = h.decide("first", size(4096));
-    REQUIRE(probe.split);
-    h.recordSplit("first", size(4096), 20 * kMs, true, 0.01);
+    for (const char* kernel : {"first", "second"}) {
+        loaded(h, kernel);
+        h.decide(kernel, size(4096));
+        h.recordWhole(kernel, size(4096), 20 * kMs);
+        SplitHistory::Decision probe = h.decide(kernel, size(4096));
+        REQUIRE(probe.split);
+        h.recordSplit(kernel, size(4096), 20 * kMs, true, 0.01);
+        if (std::string(kernel) == "first") CHECK(h.gainBound("other", 2 * kMs, {}) > 0);  // not yet
+    }
     // Another kernel: its 2 ms launches could gain 20 us at most, less a split's fixed costs.
     loaded(h, "other");
     REQUIRE(h.decide("other", size(1024)).timeWhole);  // nothing known of it yet
@@ -275,4 +279,19 @@ TEST_CASE("split history: the history read back decides as the one written", "[s
     CHECK_FALSE(third.deserialize("something else\n"));
     CHECK_FALSE(third.deserialize(text.substr(0, text.size() / 2) + "garbage"));
     CHECK(third.serialize() == SplitHistory().serialize());
+}
+
+TEST_CASE("split history: a split measured faster is kept whatever the model expected", "[split_history][model]") {
+    // The CPU looked slow in the kernel's first split (it did nothing), but splitting this size
+    // was measured faster: measurements win over the model.
+    SplitHistory h;
+    loaded(h);
+    h.decide("k", size(1024));
+    h.recordWhole("k", size(1024), 3 * kMs);
+    REQUIRE(h.decide("k", size(1024)).split);
+    h.recordSplit("k", size(1024), 2 * kMs, true, 0.0);
+    CHECK(h.gainBound("k", 3 * kMs, {}) < 0);
+    unsigned splits = 0;
+    for (int i = 0; i < 64; ++i) splits += h.decide("k", size(1024)).split;
+    CHECK(splits >= 60);
 }
