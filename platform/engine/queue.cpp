@@ -133,6 +133,9 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
 Queue::Direct::Direct(Queue& queue, unsigned slot)
     : queue_(queue), slot_(slot), submitting_(queue.submitMutex_, std::defer_lock), locked_(queue.mutex_, std::defer_lock) {
     if (queue.outOfOrder() || !submitting_.try_lock()) return;  // else another thread submits for this queue
+    // As every enqueue: the oldest commands with events are asked about now and then, so that
+    // launches whose events the application asked for and released do not pile up.
+    queue.pruneOutstanding();
     locked_.lock();
     if (!queue.pending_.empty()) return;
     backend_ = queue.backendQueue(slot);
