@@ -133,9 +133,6 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
 Queue::Direct::Direct(Queue& queue, unsigned slot)
     : queue_(queue), slot_(slot), submitting_(queue.submitMutex_, std::defer_lock), locked_(queue.mutex_, std::defer_lock) {
     if (queue.outOfOrder() || !submitting_.try_lock()) return;  // else another thread submits for this queue
-    // As every enqueue: the oldest commands with events are asked about now and then, so that
-    // launches whose events the application asked for and released do not pile up.
-    queue.pruneOutstanding();
     locked_.lock();
     if (!queue.pending_.empty()) return;
     backend_ = queue.backendQueue(slot);
@@ -176,10 +173,12 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
     q.lastOn_ = backend_;
     Ref<Event> event;
     if (wantEvent) {
+        // Not in outstanding_: in order, waiting for the last command waits for all before it
+        // (finish), and an event the application released goes at once instead of waiting there
+        // for somebody to ask about it.
         event = Ref<Event>(new Event(q.context_.get(), &q, type), /*adopt=*/true);
         event->submitted(slot_, done, done ? nullptr : std::move(later));
         q.last_ = event;
-        q.outstanding_.push_back(event);
     } else {
         q.lastDirect_ = {static_cast<int>(slot_), type, done, done ? nullptr : std::move(later)};
     }
@@ -268,6 +267,7 @@ void Queue::notifyOutstanding() {
     {
         std::lock_guard lock(mutex_);
         events = outstanding_;
+        if (last_) events.push_back(last_);  // a direct launch's event may be only there (Direct::submitted)
     }
     for (auto& e : events) e->needNotification();
 }
@@ -402,6 +402,7 @@ cl_int Queue::finish() {
         std::lock_guard lock(mutex_);
         eventForLastDirect();
         waitFor = outstanding_;
+        if (last_) waitFor.push_back(last_);  // in order: after everything before it (Direct::submitted)
     }
     for (auto& e : waitFor) e->wait();
     std::lock_guard lock(mutex_);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <thread>
 
@@ -369,4 +370,33 @@ TEST_CASE("direct launches: a later command of the queue, on the host or a marke
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     clReleaseMemObject(v), clReleaseMemObject(other), clReleaseKernel(add), clReleaseProgram(p);
     std::free(raw);
+}
+
+namespace {
+void CL_CALLBACK contextGone(cl_context, void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
+}  // namespace
+
+TEST_CASE("direct launches: a context whose launches had events released at once goes when released",
+          "[programs][direct][events]") {
+    // The queue keeps the last launch's event (it is what later commands wait for) and that event
+    // holds the queue until it completes: releasing the queue must make sure it completes, or the
+    // two would keep each other, and the context, forever.
+    std::atomic<bool> gone{false};
+    {
+        Env env;
+        REQUIRE(clSetContextDestructorCallback(env.context, contextGone, &gone) == CL_SUCCESS);
+        Program p(env);
+        cl_kernel add = p.kernel("add");
+        const size_t n = 1024;
+        cl_mem v = env.buffer(CL_MEM_READ_WRITE, n * 4);
+        setArg(add, 0, v), setArg(add, 1, cl_int(1));
+        for (int i = 0; i < 50; ++i) {
+            cl_event e = nullptr;
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+            REQUIRE(clReleaseEvent(e) == CL_SUCCESS);
+        }
+        clReleaseKernel(add), clReleaseMemObject(v);
+    }  // releases the queue and the context, without waiting for the launches
+    for (int i = 0; i < 3000 && !gone.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(gone.load());
 }
