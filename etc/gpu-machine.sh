@@ -24,6 +24,9 @@ grep -E "tests passed|tests failed|Failed|\*\*\*" "$out/ctest.log" | head -30
 OCL_ICD_FILENAMES=$build/icd/libHeteroOpenCL.so.1 OCL_ICD_VENDORS=$build/vendors clinfo > "$out/clinfo-hetero.txt" 2>&1
 echo "clinfo rc=$?"
 grep -E "Platform Name|Device Name|Device Version|Device Type|Max compute units|Global memory size|Max work group size" "$out/clinfo-hetero.txt" | head -12
+# What one launch costs natively and through Hetero (held to the GPU, GPU + CPU), side by side.
+timeout 120 python3 bench/tools/launch_cost.py --build $build --rounds 3 > "$out/launch_cost.md" 2>"$out/launch_cost.log"
+echo "launch_cost rc=$? after $(( $(date +%s) - start )) s"; cat "$out/launch_cost.md"
 # Benchmarks for what is left of the call.
 left=$(( 560 - ($(date +%s) - start) ))
 [ $left -gt 30 ] && timeout $left python3 bench/run --build $build --sizes "$sizes" --benchmarks "$benchmarks" \

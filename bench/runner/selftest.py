@@ -58,6 +58,11 @@ def check_stats(c):
             "oracle static ignores the failing share 0.5")
     c.check(_close(d.hetero_gpu_overhead, 12.0 / 11.0), "Hetero-GPU overhead")
     c.check(_close(stats.geomean([2.0, 8.0]), 4.0), "geomean")
+    # The table of Hetero against the native GPU: native, held to the GPU, default, and ratios.
+    lines = []
+    tables._against_native_table(lines, summaries, [("b", "MINI")])
+    c.check(any(line.startswith("| b | MINI | 11.00 | 12.00 | 1.091 | 8.00 | 0.727 |") for line in lines),
+            "Hetero against native: times and ratios")
 
 
 def check_hetero_trace(c):

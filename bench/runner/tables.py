@@ -5,7 +5,7 @@ import csv
 import os
 
 from .execute import RunResult
-from .stats import METRICS, geomean
+from .stats import METRICS, geomean, ratio
 
 RUN_COLUMNS = ("benchmark", "size", "config", "repeat", "status", "exit_code", "kernel_ms",
                "total_ms", "max_rel_err", "platform", "device", "seconds", "cpu_share",
@@ -160,6 +160,32 @@ def _derived_table(lines, derived):
             _x(geomean([d.speedup for d in group])), _x(geomean([d.efficiency for d in group]))))
 
 
+# Hetero against the native GPU: held to the GPU, and the default (GPU + CPU, no knobs).
+AGAINST_NATIVE = ("native-gpu", "hetero-gpu", "hetero")
+# Where a launch costs most: programs that launch kernels thousands of times per run.
+LAUNCH_HEAVY = ("adi", "convolution-2d", "convolution-3d", "doitgen", "gemm", "jacobi-1d", "jacobi-2d", "lu")
+
+
+def _against_native_table(lines, summaries, cases):
+    """Kernel time natively on the GPU, held to the GPU, default: ms and the ratio to native."""
+    def ms(s):
+        return s.kernel_ms if s is not None and s.status == "PASS" else None
+    lines.append("| benchmark | size | native GPU | held to the GPU | held / native | default | default / native |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|")
+    held_ratios, default_ratios = {}, {}
+    for benchmark, size in cases:
+        native, held, default = (ms(summaries.get((benchmark, size, name))) for name in AGAINST_NATIVE)
+        h, d = ratio(held, native), ratio(default, native)
+        held_ratios.setdefault(size, []).append(h)
+        default_ratios.setdefault(size, []).append(d)
+        name = "%s (launch-heavy)" % benchmark if benchmark in LAUNCH_HEAVY else benchmark
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (name, size, _ms(native), _ms(held), _x(h),
+                                                           _ms(default), _x(d)))
+    for size in held_ratios:
+        lines.append("| **geomean** | %s | | | %s | | %s |" % (size, _x(geomean(held_ratios[size])),
+                                                            _x(geomean(default_ratios[size]))))
+
+
 def _share(value):
     return "n/a" if value is None else "%.1f %%" % (100.0 * value)
 
@@ -220,6 +246,15 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, ch
                  "platform or device does not exist here (or Hetero is not built). A status in "
                  "bold (FAIL, ERROR, TIMEOUT) means at least one run did not pass; such a "
                  "configuration enters no derived figure.")
+    if all(any(c.name == name for c in configs) for name in AGAINST_NATIVE):
+        lines.append("")
+        lines.append("## Hetero against the native GPU (kernel time, ms)")
+        lines.append("")
+        lines.append("Held to the GPU: `hetero-gpu`; default: `hetero` (GPU + CPU, no knobs). A ratio "
+                     "above 1 is what Hetero costs; launch-heavy programs launch kernels thousands "
+                     "of times per run.")
+        lines.append("")
+        _against_native_table(lines, summaries, cases)
     for metric, title in (("kernel_ms", "Kernel time"), ("total_ms", "Total time (buffers, "
                                                                        "transfers and kernels)")):
         lines.append("")

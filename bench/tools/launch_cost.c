@@ -5,9 +5,10 @@
 //   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--list]
 //
 // --platform: part of the platform's name (default: the first platform). --patterns: comma
-// separated, default "plain,event,profiling,profiling+event"; "all" adds the patterns that
-// explain a driver's costs (callbacks, flushes, markers). Every launch sets a scalar argument
-// first, as a loop of launches with a changing argument does. One line per pattern:
+// separated, default "plain,event,profiling,profiling+event,all-args"; "all" adds the patterns
+// that explain a driver's costs (callbacks, flushes, markers). Every launch sets a scalar argument
+// first, as a loop of launches with a changing argument does; all-args sets the buffer argument
+// again too (the same buffer), as PolyBench's loops do. One line per pattern:
 //   launch_cost platform="..." pattern=plain launches=4096 enqueue_us=1.23 total_us=4.56
 // (the median of R rounds after one warm-up round). Under callgrind, the launches of each pattern
 // run inside launch_loop() (valgrind --tool=callgrind --toggle-collect=launch_loop counts them).
@@ -39,29 +40,32 @@ struct Pattern {
     int flush;          // clFlush after each launch (16: after every 16th)
     int getinfo;        // asks the event's queue
     int markerEvery;    // a marker with a callback before every n-th launch (how auto mode once timed)
+    int allArgs;        // sets the buffer argument too before every launch, as PolyBench's loops do
 };
 
 static const struct Pattern patterns[] = {
-    {"plain", 0, 0, 0, 0, 0, 0},
-    {"event", 0, 1, 0, 0, 0, 0},
-    {"profiling", 1, 0, 0, 0, 0, 0},
-    {"profiling+event", 1, 1, 0, 0, 0, 0},
+    {"plain", 0, 0, 0, 0, 0, 0, 0},
+    {"event", 0, 1, 0, 0, 0, 0, 0},
+    {"profiling", 1, 0, 0, 0, 0, 0, 0},
+    {"profiling+event", 1, 1, 0, 0, 0, 0, 0},
+    {"all-args", 0, 0, 0, 0, 0, 0, 1},
     // "all" adds these:
-    {"event+callback", 0, 1, 1, 0, 0, 0},
-    {"flush", 0, 0, 0, 1, 0, 0},
-    {"event+callback+flush", 0, 1, 1, 1, 0, 0},
-    {"event+getinfo+callback+flush", 0, 1, 1, 1, 1, 0},
-    {"flush/16+event+callback", 0, 1, 1, 16, 0, 0},
-    {"marker+callback/16", 0, 0, 0, 0, 0, 16},
+    {"event+callback", 0, 1, 1, 0, 0, 0, 0},
+    {"flush", 0, 0, 0, 1, 0, 0, 0},
+    {"event+callback+flush", 0, 1, 1, 1, 0, 0, 0},
+    {"event+getinfo+callback+flush", 0, 1, 1, 1, 1, 0, 0},
+    {"flush/16+event+callback", 0, 1, 1, 16, 0, 0, 0},
+    {"marker+callback/16", 0, 0, 0, 0, 0, 16, 0},
 };
-enum { kDefaultPatterns = 4, kPatterns = sizeof patterns / sizeof patterns[0] };
+enum { kDefaultPatterns = 5, kPatterns = sizeof patterns / sizeof patterns[0] };
 
 static long callbacks;
 
 // `n` launches in `pattern` on `q`.
-static void launches(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
+static void launches(const struct Pattern* p, cl_command_queue q, cl_kernel k, cl_mem a, int n) {
     size_t g = 1024, l = 256;
     for (int i = 0; i < n; ++i) {
+        if (p->allArgs) clSetKernelArg(k, 0, sizeof a, &a);
         clSetKernelArg(k, 1, sizeof i, &i);
         if (p->markerEvery && i % p->markerEvery == 0) {
             cl_event m = NULL;
@@ -82,11 +86,11 @@ static void launches(const struct Pattern* p, cl_command_queue q, cl_kernel k, i
 }
 
 // The measured rounds and the warm-up round, apart, so that callgrind can count only the former.
-__attribute__((noinline)) void launch_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
-    launches(p, q, k, n);
+__attribute__((noinline)) void launch_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, cl_mem a, int n) {
+    launches(p, q, k, a, n);
 }
-__attribute__((noinline)) void warmup_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, int n) {
-    launches(p, q, k, n);
+__attribute__((noinline)) void warmup_loop(const struct Pattern* p, cl_command_queue q, cl_kernel k, cl_mem a, int n) {
+    launches(p, q, k, a, n);
 }
 
 static int compare(const void* a, const void* b) {
@@ -164,9 +168,9 @@ int main(int argc, char** argv) {
             clFinish(q);
             double t0 = now();
             if (r < 0)
-                warmup_loop(pat, q, k, count);
+                warmup_loop(pat, q, k, a, count);
             else
-                launch_loop(pat, q, k, count);
+                launch_loop(pat, q, k, a, count);
             double te = now();
             clFinish(q);
             double t1 = now();

@@ -7,7 +7,7 @@
 Runs build/bench/launch_cost (bench/tools/launch_cost.c) once per configuration and round, the
 configurations interleaved round by round (a loaded machine slows them alike), and prints a
 Markdown table: the median microseconds per launch of each pattern (plain enqueue, with an event,
-on a profiling queue, both), Hetero's columns with their difference to native. "enqueue" is the
+on a profiling queue, both, and with every argument set again before the launch), Hetero's columns with their difference to native. "enqueue" is the
 enqueuing thread's time per launch, "total" until all launches are finished.
 
 The configurations follow the machine: with an NVIDIA platform, native NVIDIA, Hetero held to the
@@ -33,7 +33,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from runner.configs import Config  # noqa: E402  (the bench runner's environments)
 
-PATTERNS = ("plain", "event", "profiling", "profiling+event")
+PATTERNS = ("plain", "event", "profiling", "profiling+event", "all-args")
 LINE = re.compile(r'^launch_cost platform="[^"]*" pattern=(\S+) launches=\d+ enqueue_us=([0-9.]+) '
                   r'total_us=([0-9.]+)$')
 

@@ -400,6 +400,14 @@ Tails Event::unfinishedTails() const {
     return out;
 }
 
+bool Event::hasUnfinishedTails() const {
+    std::lock_guard lock(mutex_);
+    if (status_ <= CL_COMPLETE) return false;
+    for (const auto& t : tails_)
+        if (!t->finished()) return true;
+    return false;
+}
+
 void Event::setUserStatus(cl_int status) {
     require(type_ == CL_COMMAND_USER, CL_INVALID_EVENT);
     require(status == CL_COMPLETE || status < 0, CL_INVALID_VALUE);

@@ -60,6 +60,7 @@ public:
     void addTails(const Tails& tails);
     // The unfinished tails a command depending on this one inherits (none once it is complete).
     Tails unfinishedTails() const;
+    bool hasUnfinishedTails() const;  // the same question, without the list
 
     // For the trace (HETERO_TRACE): what follows the command type in the span's name (a kernel's
     // name) and the bytes the command moves; set before submission.

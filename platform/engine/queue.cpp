@@ -46,6 +46,8 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
 }
 
 Queue::~Queue() {
+    if (lastDirect_.event) BACKEND(lastDirect_.event, clReleaseEvent)(lastDirect_.event);
+    lastDirect_.later.reset();
     openDeferred_.clear();  // its marker goes before the queue it was made on
     // No clFinish: the last reference may drop on a backend's callback thread (an event completing
     // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
@@ -127,6 +129,76 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
+Queue::Direct::Direct(Queue& queue, unsigned slot)
+    : queue_(queue), slot_(slot), submitting_(queue.submitMutex_, std::defer_lock), locked_(queue.mutex_, std::defer_lock) {
+    if (queue.outOfOrder() || !submitting_.try_lock()) return;  // else another thread submits for this queue
+    locked_.lock();
+    if (!queue.pending_.empty()) return;
+    backend_ = queue.backendQueue(slot);
+    const LastDirect& direct = queue.lastDirect_;
+    if (direct.slot >= 0) {
+        ok_ = static_cast<unsigned>(direct.slot) == slot;  // Direct enqueues on backendQueue(slot) only
+        return;
+    }
+    Event* last = queue.last_.get();
+    if (!last || last->knownComplete()) {
+        ok_ = !last || last->status() >= 0;  // a failed one fails what follows: the ordinary way says so
+        return;
+    }
+    // Work it goes on with after its backend event (a split's CPU side, a variants build) holds
+    // back what follows it: the ordinary way makes the new command inherit it (event_tail.hpp).
+    if (last->hasUnfinishedTails()) return;
+    if (auto later = last->deferredOn(slot)) {
+        if (later->queue() != backend_) previous_ = later->get();  // null: that queue was finished
+        ok_ = true;
+    } else if (cl_event event = last->backendEventFor(slot)) {
+        if (queue.lastOn_ != backend_) previous_ = event;
+        ok_ = true;
+    }
+    // Else it is on another slot or the host, not done: the scheduler's way waits for it.
+}
+
+Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later,
+                                    bool wantEvent) {
+    Queue& q = queue_;
+    if (done) {
+        // Whoever sees `done` complete sees the launches without events before it complete too.
+        std::shared_ptr<DeferredEvent> open;
+        {
+            std::lock_guard lock(q.deferredMutex_);
+            open = q.openDeferred_[slot_];
+        }
+        if (open && open->queue() == backend_) open->closeWith(done);
+    }
+    if (q.lastDirect_.event) BACKEND(q.lastDirect_.event, clReleaseEvent)(q.lastDirect_.event);
+    q.lastDirect_ = {};
+    q.lastOn_ = backend_;
+    Ref<Event> event;
+    if (wantEvent) {
+        // Not in outstanding_: in order, waiting for the last command waits for all before it
+        // (finish), and an event the application released goes at once instead of waiting there
+        // for somebody to ask about it.
+        event = Ref<Event>(new Event(q.context_.get(), &q, type), /*adopt=*/true);
+        event->submitted(slot_, done, done ? nullptr : std::move(later));
+        q.last_ = event;
+    } else {
+        q.lastDirect_ = {static_cast<int>(slot_), type, done, done ? nullptr : std::move(later)};
+    }
+    // As trySubmit: commands with events are flushed at once, those without every 16th.
+    constexpr unsigned kDeferredFlushEvery = 16;
+    if (done || q.unflushedDeferred_++ % kDeferredFlushEvery == 0) BACKEND(backend_, clFlush)(backend_);
+    return event;
+}
+
+void Queue::eventForLastDirect() {
+    if (lastDirect_.slot < 0) return;
+    Ref<Event> event(new Event(context_.get(), this, lastDirect_.type), /*adopt=*/true);
+    event->submitted(static_cast<unsigned>(lastDirect_.slot), lastDirect_.event, std::move(lastDirect_.later));
+    lastDirect_ = {};  // its event's reference went to `event`
+    last_ = event;
+    outstanding_.push_back(std::move(event));
+}
+
 Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                           std::function<cl_event(Submission&)> submit, bool isBarrier) {
     const cl_command_type type = what.type;
@@ -141,8 +213,10 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
         std::lock_guard lock(mutex_);
         bool markerLike = type == CL_COMMAND_MARKER || type == CL_COMMAND_BARRIER;
         if (!outOfOrder()) {
+            eventForLastDirect();
             if (last_) dependencies.push_back(last_);
             last_ = event;
+            lastOn_ = nullptr;
         } else {
             if (lastBarrier_) dependencies.push_back(lastBarrier_);
             // A marker or barrier without a wait list waits for everything enqueued before it.
@@ -195,6 +269,7 @@ void Queue::notifyOutstanding() {
     {
         std::lock_guard lock(mutex_);
         events = outstanding_;
+        if (last_) events.push_back(last_);  // a direct launch's event may be only there (Direct::submitted)
     }
     for (auto& e : events) e->needNotification();
 }
@@ -331,7 +406,9 @@ cl_int Queue::finish() {
     std::vector<Ref<Event>> waitFor;
     {
         std::lock_guard lock(mutex_);
+        eventForLastDirect();
         waitFor = outstanding_;
+        if (last_) waitFor.push_back(last_);  // in order: after everything before it (Direct::submitted)
     }
     for (auto& e : waitFor) e->wait();
     std::lock_guard lock(mutex_);

@@ -48,6 +48,36 @@ public:
     // returns it as references.
     std::vector<Ref<Event>> waitList(cl_uint count, const cl_event* events) const;
 
+    // The fast way for a command that the enqueuing thread submits itself, at once: no Command,
+    // no std::function, no scheduler, and no Event unless the application asks for one (a command
+    // without one is remembered as the queue's last command until a later one needs an Event for
+    // it). Open when the queue is in order, nothing of it waits to be submitted, and the previous
+    // command needs no wait on `slot` that the backend queue there does not give (it ran on that
+    // queue, or is complete) beyond its backend event (previous()). While a Direct lives it holds
+    // the queue's submission lock and mutex_, so nothing is enqueued in between: the caller
+    // enqueues its work on backendQueue(), after previous(), and reports it with submitted().
+    class Direct {
+    public:
+        Direct(Queue& queue, unsigned slot);
+        Direct(const Direct&) = delete;
+        Direct& operator=(const Direct&) = delete;
+        bool ok() const { return ok_; }
+        cl_command_queue backendQueue() const { return backend_; }
+        cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
+        // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
+        // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
+        // the application when `wantEvent`, else null.
+        Ref<Event> submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later, bool wantEvent);
+
+    private:
+        Queue& queue_;
+        unsigned slot_;
+        std::unique_lock<std::mutex> submitting_, locked_;
+        bool ok_ = false;
+        cl_command_queue backend_ = nullptr;
+        cl_event previous_ = nullptr;
+    };
+
     // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
     // Returns the event (retained for the caller).
     Ref<Event> enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
@@ -78,6 +108,9 @@ private:
     Queue() = default;
     bool trySubmit(Command& c, bool mayBlock);
     void pruneOutstanding();
+    // With mutex_ held: the last command, if Direct submitted it without an Event, gets one now
+    // (last_, outstanding_), for a command that depends on it or a finish() that waits for it.
+    void eventForLastDirect();
 
     Ref<Context> context_;
     unsigned id_ = 0;
@@ -101,6 +134,15 @@ private:
     unsigned unflushedDeferred_ = 0;       // under submitMutex_: launches without events (trySubmit)
     Ref<Event> last_;                      // in-order: the previous command
     Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
+    // In order: the last command when Direct submitted it without an Event (then it came after
+    // last_). It ran on backendQueue(slot), with its backend event (owned) or its deferred one.
+    struct LastDirect {
+        int slot = -1;  // -1: none
+        cl_command_type type = 0;
+        cl_event event = nullptr;
+        std::shared_ptr<DeferredEvent> later;
+    } lastDirect_;
+    cl_command_queue lastOn_ = nullptr;  // the backend queue that orders last_, when Direct knows it
 };
 
 // The wait list of a command enqueued on `backendQueue` itself, without that queue's own events:

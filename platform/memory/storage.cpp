@@ -84,23 +84,32 @@ size_t Storage::transferSlicePitch() const {
     return slices ? image_.slicePitch : 0;
 }
 
-void Storage::settle(Copy& c) {
+void Storage::settle(unsigned slot) {
+    Copy& c = copies_[slot];
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
-    if (marker) BACKEND(marker, clRetainEvent)(marker);
+    cl_command_queue queue = c.later->queue();
+    if (unified_) {
+        marker = unifiedSettle(slot, marker);  // another slot's context needs a bridge
+        if (slot != lastWriteSlot_) queue = nullptr;
+    } else if (marker) {
+        BACKEND(marker, clRetainEvent)(marker);
+    }
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = marker;
+    c.readyQueue = marker ? queue : nullptr;
     c.later.reset();
 }
 
 cl_event Storage::readyOn(unsigned slot) {
-    settle(copies_[slot]);
+    settle(slot);
     return copies_[slot].ready;
 }
 
 cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
     Copy& c = copies_[slot];
-    if (c.later && target && c.later->queue() == target) return nullptr;
+    if (target && c.later && c.later->queue() == target && (!unified_ || slot == lastWriteSlot_)) return nullptr;
+    if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
     return readyOn(slot);
 }
 
@@ -132,7 +141,7 @@ void Storage::download(unsigned slot, Queue& queue) {
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
-    settle(c);
+    settle(slot);
     cl_uint waits = c.ready ? 1 : 0;
     cl_int err;
     if (isImage_) {
@@ -171,29 +180,32 @@ void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& wait
         upload(slot, queue);  // blocking: settles and waits for `ready` first
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = nullptr;
+        c.readyQueue = nullptr;
         c.version = version_;
         HETERO_LOG(Debug, "moved %zu bytes to slot %u (version %llu)", bytes_, slot, (unsigned long long)version_);
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
 }
 
-void Storage::wroteOn(unsigned slot, cl_event ready) {
+void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {
     if (unified_) return unifiedWroteOn(slot, ready);
     ++version_;
     Copy& c = copies_[slot];
     if (ready) BACKEND(ready, clRetainEvent)(ready);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = ready;
+    c.readyQueue = ready ? readyQueue : nullptr;
     c.later.reset();
     c.version = version_;
 }
 
 void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
-    if (unified_) return unifiedWroteOn(slot, ready->get());  // bridges to other slots need the event now
+    if (unified_) return unifiedWroteOn(slot, ready);
     ++version_;
     Copy& c = copies_[slot];
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = nullptr;
+    c.readyQueue = nullptr;
     c.later = ready;
     c.version = version_;
 }
@@ -204,6 +216,7 @@ void Storage::setReady(unsigned slot, cl_event event) {
     BACKEND(event, clRetainEvent)(event);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = event;
+    c.readyQueue = nullptr;
 }
 
 void Storage::freshLater(unsigned slot, cl_event ready) {

@@ -56,8 +56,8 @@ public:
     // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
     int freshSlot(unsigned preferred) const;
     // The backend event after which `slot`'s copy is ready (owned here), if any; a deferred one is
-    // made now. readyFor(): none when that is a deferred event of `target`, an in-order queue
-    // that orders the work after it anyway.
+    // made now. readyFor(): none when that is an event (or a deferred one) of `target`, an
+    // in-order queue that orders the work after it anyway.
     cl_event readyOn(unsigned slot);
     cl_event readyFor(unsigned slot, cl_command_queue target);
     // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
@@ -66,8 +66,10 @@ public:
     void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target = nullptr);
     void makeHostFresh(Queue& queue);
     // A write ran (or will run, when `ready` completes) on `slot`: only that copy is current now.
-    void wroteOn(unsigned slot, cl_event ready);
-    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);  // no event yet
+    // `readyQueue`: the backend queue `ready` belongs to, when the caller knows it (readyFor).
+    void wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue = nullptr);
+    // No event yet. In unified memory the other slots' bridges are made when they need them.
+    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);
     void wroteOnHost();
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
@@ -90,6 +92,8 @@ private:
     unsigned char* unifiedHost();
     void unifiedWaitForWrites();
     void unifiedWroteOn(unsigned slot, cl_event ready);
+    void unifiedWroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);
+    cl_event unifiedSettle(unsigned slot, cl_event marker);  // the marker as an event of `slot`'s context
     void unifiedWroteOnHost();
     void unifiedRelease();
 
@@ -97,9 +101,10 @@ private:
         cl_mem mem = nullptr;
         uint64_t version = 0;
         cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
+        cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
     };
-    void settle(Copy& c);  // `later` becomes `ready`
+    void settle(unsigned slot);  // `later` becomes `ready`
     Ref<Context> context_;
     size_t bytes_;
     bool isImage_;
@@ -112,6 +117,8 @@ private:
     bool unified_ = false;
     struct UnifiedMemory* unifiedMemory_ = nullptr;  // the allocation and who still uses it
     cl_event lastWrite_ = nullptr;                   // unified: the backend event of the last write; owned
+    std::shared_ptr<DeferredEvent> lastWriteLater_;  // unified: ... or its deferred event (every copy's `later`)
+    unsigned lastWriteSlot_ = 0;                     // unified: where the last write ran
 };
 
 }  // namespace hetero

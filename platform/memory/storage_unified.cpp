@@ -3,7 +3,9 @@
 // moves; version numbers stay equal everywhere. What remains is order: a write on slot A may be
 // used on slot B only once A's command has completed, so each write leaves, for every other slot, a
 // user event of that slot's context completed from the writer's completion callback (backend wait
-// lists cannot mix contexts). Host access waits for the last write itself.
+// lists cannot mix contexts); for a write without a backend event of its own (a deferred one,
+// platform/engine/deferred_event.hpp) that bridge is made only when slot B needs it. Host access
+// waits for the last write itself.
 #include "platform/memory/storage.hpp"
 
 #include "platform/support/error.hpp"
@@ -114,7 +116,43 @@ cl_mem Storage::unifiedBackendMem(unsigned slot) {
 }
 
 void Storage::unifiedWaitForWrites() {
+    if (!lastWrite_ && lastWriteLater_) {
+        // A write without an event of its own: its marker now (null: its queue was finished).
+        if (cl_event marker = lastWriteLater_->get()) {
+            BACKEND(marker, clRetainEvent)(marker);
+            lastWrite_ = marker;
+        }
+        lastWriteLater_.reset();
+    }
     if (lastWrite_) BACKEND(lastWrite_, clWaitForEvents)(1, &lastWrite_);
+}
+
+void Storage::unifiedWroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
+    // No event yet: every copy waits for the deferred one, the writer's slot in its own queue and
+    // the others through a bridge made when they need it (unifiedSettle). A launch-heavy program
+    // on one device pays for neither an event per launch nor a bridge per write.
+    ++version_;
+    hostVersion_ = version_;
+    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
+    lastWrite_ = nullptr;
+    lastWriteLater_ = ready;
+    lastWriteSlot_ = slot;
+    for (auto& c : copies_) {
+        c.version = version_;
+        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        c.ready = nullptr;
+        c.readyQueue = nullptr;
+        c.later = ready;
+    }
+}
+
+cl_event Storage::unifiedSettle(unsigned slot, cl_event marker) {
+    if (!marker) return nullptr;
+    if (slot == lastWriteSlot_) {
+        BACKEND(marker, clRetainEvent)(marker);
+        return marker;
+    }
+    return eventComplete(marker) ? nullptr : bridge(context_->backend(slot), marker);
 }
 
 void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
@@ -124,6 +162,8 @@ void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
     if (ready) BACKEND(ready, clRetainEvent)(ready);
     if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
     lastWrite_ = ready;
+    lastWriteLater_.reset();
+    lastWriteSlot_ = slot;
     bool pending = ready && !eventComplete(ready);
     for (unsigned s = 0; s < copies_.size(); ++s) {
         Copy& c = copies_[s];
@@ -136,6 +176,7 @@ void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
         }
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = after;
+        c.readyQueue = nullptr;
         c.later.reset();
     }
 }

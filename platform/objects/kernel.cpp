@@ -6,11 +6,15 @@
 #include "platform/split/variants.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace hetero {
 namespace {
 const std::vector<Slot>& slots() { return Device::instance()->slots(); }
+
+// Stamps of clSetKernelArg calls (StoredKernelArg::stamp).
+std::atomic<uint64_t> lastStamp{0};
 }  // namespace
 
 Kernel* Kernel::create(Program* program, const char* name) {
@@ -35,8 +39,10 @@ Kernel* Kernel::create(Program* program, const char* name) {
     if (ref < 0) fail(firstError != CL_SUCCESS ? firstError : CL_INVALID_KERNEL_NAME);
     BACKEND(k->backend_[ref], clGetKernelInfo)(k->backend_[ref], CL_KERNEL_NUM_ARGS, sizeof k->numArgs_, &k->numArgs_, nullptr);
     k->args_.resize(k->numArgs_);
+    k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
     k->readLaunchLimits();
+    k->readArgQualifiers();
     program->kernelCreated();
     return guard.detach();
 }
@@ -60,8 +66,10 @@ Kernel* Kernel::clone(Kernel* source) {
         std::lock_guard lock(source->argsMutex_);
         k->args_ = source->args_;
     }
+    k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));  // clones hold them, unknown to us
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->readLaunchLimits();
+    k->qualifiers_ = source->qualifiers_;
     k->program_->kernelCreated();
     return guard.detach();
 }
@@ -77,6 +85,16 @@ void Kernel::readLaunchLimits() {
     workGroupInfo(CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof requiredLocal_, requiredLocal_, nullptr);
 }
 
+void Kernel::readArgQualifiers() {
+    qualifiers_.assign(numArgs_, 0);
+    cl_kernel k = backend_[referenceSlot()];
+    for (cl_uint i = 0; i < numArgs_; ++i) {
+        cl_kernel_arg_address_qualifier q = 0;
+        if (BACKEND(k, clGetKernelArgInfo)(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr) == CL_SUCCESS)
+            qualifiers_[i] = q;
+    }
+}
+
 int Kernel::referenceSlot() const {
     unsigned primary = Backends::instance().primarySlot();
     if (primary < backend_.size() && backend_[primary]) return static_cast<int>(primary);
@@ -90,6 +108,7 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     StoredKernelArg arg;
     arg.set = true;
     arg.size = size;
+    arg.stamp = ++lastStamp;
     // A value the size of a handle that names one of our memory objects or samplers is that object
     // (this is how every OpenCL implementation reads such arguments).
     if (value && size == sizeof(cl_mem)) {
@@ -102,34 +121,53 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
             arg.sampler = WeakRef<Sampler>(s);
         }
     }
+    {
+        // Loops often set every argument before every launch: one set to what it already is
+        // changes nothing (the backends keep it, and launches need not give it again).
+        std::lock_guard lock(argsMutex_);
+        const StoredKernelArg& now = args_[index];
+        const bool sameValue = !arg.mem && !arg.sampler && !now.mem && !now.sampler &&
+                               (value ? now.value.size() == size && std::memcmp(now.value.data(), value, size) == 0
+                                      : now.value.empty());
+        if (now.set && now.size == size &&
+            (sameValue || (arg.mem && now.mem && now.mem.sameObject(arg.mem)) ||
+             (arg.sampler && now.sampler && now.sampler.sameObject(arg.sampler))))
+            return;
+    }
+    const cl_kernel_arg_address_qualifier q = qualifiers_[index];  // 0: not known, not checked
     if (!arg.mem && !arg.sampler) {
         if (value) arg.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
-        int ref = referenceSlot();
         // A global/constant pointer takes one of our memory objects or NULL; any other handle-sized
         // value must not reach the backend, which would take it for one of its own objects.
-        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr) {
-            cl_kernel_arg_address_qualifier q = 0;
-            if (BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q,
-                                                           &q, nullptr) == CL_SUCCESS)
-                require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
-        }
+        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr)
+            require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
         // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
         // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses).
-        for (cl_kernel b : backend_) {
+        // What they were given is then what a launch would give them (applyArgs).
+        std::lock_guard argsLock(argsMutex_);
+        std::lock_guard launchLock(launchMutex_);
+        for (size_t slot = 0; slot < backend_.size(); ++slot) {
+            cl_kernel b = backend_[slot];
             if (!b) continue;
+            applied_[slot][index] = 0;
             cl_int err = BACKEND(b, clSetKernelArg)(b, index, size, value);
             if (err != CL_SUCCESS) fail(err);
+            applied_[slot][index] = arg.stamp;
         }
-    } else {
-        // A memory object for an argument: check it really is a pointer/image/sampler argument.
-        cl_kernel_arg_address_qualifier q = 0;
-        int ref = referenceSlot();
-        if (arg.mem && BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                                  sizeof q, &q, nullptr) == CL_SUCCESS)
-            require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
+        std::swap(args_[index], arg);  // the old one goes after the locks
+        return;
     }
+    // A memory object for an argument: check it really is a pointer/image/sampler argument. The
+    // backends get it at the next launch, as the slot's backend memory object.
+    if (arg.mem && q != 0)
+        require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
     std::lock_guard lock(argsMutex_);
-    args_[index] = std::move(arg);
+    std::swap(args_[index], arg);
+}
+
+void Kernel::requireArgsSet() const {
+    std::lock_guard lock(argsMutex_);
+    for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);
 }
 
 std::vector<KernelArg> Kernel::argsForLaunch() const {
@@ -141,6 +179,7 @@ std::vector<KernelArg> Kernel::argsForLaunch() const {
         out[i].set = true;
         out[i].size = a.size;
         out[i].value = a.value;
+        out[i].stamp = a.stamp;
         if (a.mem) {
             out[i].mem = a.mem.lock();
             require(bool(out[i].mem), CL_INVALID_MEM_OBJECT);
@@ -153,21 +192,50 @@ std::vector<KernelArg> Kernel::argsForLaunch() const {
     return out;
 }
 
+Kernel::LaunchLock::LaunchLock(Kernel& k) : kernel_(k) {
+    args_ = k.argsMutex_.try_lock();
+    ok_ = args_ && k.launchMutex_.try_lock();
+}
+
+Kernel::LaunchLock::~LaunchLock() {
+    if (ok_) kernel_.launchMutex_.unlock();
+    if (args_) kernel_.argsMutex_.unlock();
+}
+
 void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
+    // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
+    std::vector<uint64_t>* applied = k == backend_[slot] ? &applied_[slot] : nullptr;
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
-        cl_int err;
-        if (a.mem) {
-            cl_mem m = a.mem->backendMem(slot);
-            err = BACKEND(k, clSetKernelArg)(k, i, sizeof m, &m);
-        } else if (a.sampler) {
-            cl_sampler s = a.sampler->backend(slot);
-            err = BACKEND(k, clSetKernelArg)(k, i, sizeof s, &s);
-        } else {
-            err = BACKEND(k, clSetKernelArg)(k, i, a.size, a.value.empty() ? nullptr : a.value.data());
-        }
-        if (err != CL_SUCCESS) fail(err);
+        applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp, applied);
     }
+}
+
+void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
+    for (cl_uint i = 0; i < args_.size(); ++i) {
+        const StoredKernelArg& a = args_[i];
+        applyArg(backend_[slot], slot, i, a.size, a.value, mems[i], nullptr, a.stamp, &applied_[slot]);
+    }
+}
+
+void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const std::vector<unsigned char>& value,
+                      Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied) {
+    if (applied) {
+        if ((*applied)[i] == stamp && stamp != 0) return;
+        (*applied)[i] = 0;  // unknown until the backend took it
+    }
+    cl_int err;
+    if (mem) {
+        cl_mem m = mem->backendMem(slot);
+        err = BACKEND(k, clSetKernelArg)(k, i, sizeof m, &m);
+    } else if (sampler) {
+        cl_sampler s = sampler->backend(slot);
+        err = BACKEND(k, clSetKernelArg)(k, i, sizeof s, &s);
+    } else {
+        err = BACKEND(k, clSetKernelArg)(k, i, size, value.empty() ? nullptr : value.data());
+    }
+    if (err != CL_SUCCESS) fail(err);
+    if (applied) (*applied)[i] = stamp;
 }
 
 cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet) {

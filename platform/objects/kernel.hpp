@@ -21,6 +21,7 @@ struct KernelArg {
     std::vector<unsigned char> value;  // empty with size > 0: local memory (arg_value NULL)
     Ref<Mem> mem;                       // the value named a Hetero memory object
     Ref<Sampler> sampler;               // ... or a sampler
+    uint64_t stamp = 0;                 // the clSetKernelArg it came from (StoredKernelArg::stamp)
 };
 
 // An argument as the kernel keeps it between clSetKernelArg and a launch. clSetKernelArg does not
@@ -33,6 +34,7 @@ struct StoredKernelArg {
     std::vector<unsigned char> value;
     WeakRef<Mem> mem;
     WeakRef<Sampler> sampler;
+    uint64_t stamp = 0;  // names this clSetKernelArg: unique in the process, never 0
 };
 
 class Kernel : public ApiObject<_cl_kernel, Kind::Kernel> {
@@ -55,10 +57,36 @@ public:
     // The arguments as they are now, retained for a launch; CL_INVALID_KERNEL_ARGS if any unset,
     // CL_INVALID_MEM_OBJECT / CL_INVALID_SAMPLER if one names an object released since.
     std::vector<KernelArg> argsForLaunch() const;
+    void requireArgsSet() const;  // the same check alone
     // Sets `args` on the slot's backend kernel (or on `target`, a variant of it on that slot);
-    // the caller holds the kernel's launch mutex until it has enqueued.
+    // the caller holds the kernel's launch mutex until it has enqueued. The slot's own backend
+    // kernel is given only the arguments that changed since it was last given any (by stamp): a
+    // clSetKernelArg is a backend call, and most launches repeat most of their arguments.
     void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
     void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
+
+    // For a launch submitted by the enqueuing thread at once (platform/split/launch.cpp): the
+    // arguments as they are, without a copy. While a LaunchLock is held they cannot change and
+    // no other launch of this kernel sets backend arguments; it only tries (never waits), so it
+    // takes no part in any lock order: who cannot have it goes the ordinary way.
+    class LaunchLock {
+    public:
+        explicit LaunchLock(Kernel& k);
+        ~LaunchLock();
+        LaunchLock(const LaunchLock&) = delete;
+        LaunchLock& operator=(const LaunchLock&) = delete;
+        bool ok() const { return ok_; }
+
+    private:
+        Kernel& kernel_;
+        bool args_ = false, ok_ = false;
+    };
+    // With a LaunchLock held: the current arguments (argsForLaunch() without the copy; their
+    // memory objects are not retained: the caller locks them for as long as it uses them).
+    const std::vector<StoredKernelArg>& currentArgs() const { return args_; }
+    // With a LaunchLock held: applyArgs() of currentArgs() on the slot's backend kernel, with
+    // `mems[i]` the memory object argument i names (locked by the caller), null where none.
+    void applyCurrentArgs(unsigned slot, Mem* const* mems);
     // The split variants of this kernel, or nullptr when it is not splittable.
     const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
     cl_kernel backend(unsigned slot) const { return backend_[slot]; }
@@ -77,13 +105,24 @@ private:
     std::string name_;
     cl_uint numArgs_ = 0;
     std::vector<cl_kernel> backend_;
-    mutable std::mutex argsMutex_;
+    mutable std::mutex argsMutex_;  // taken before launchMutex_ where both are held
     std::vector<StoredKernelArg> args_;
     std::mutex launchMutex_;
+    // Per slot, per argument: the stamp of what backend_[slot] was given last (0: unknown).
+    // Under launchMutex_.
+    std::vector<std::vector<uint64_t>> applied_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;
     size_t requiredLocal_[3] = {0, 0, 0};
+    // Per argument: CL_KERNEL_ARG_ADDRESS_QUALIFIER on the reference slot, 0 where it is not known
+    // (asked once: clSetKernelArg checks it, and loops set arguments before every launch).
+    std::vector<cl_kernel_arg_address_qualifier> qualifiers_;
     void readLaunchLimits();
+    void readArgQualifiers();
+    // Gives argument `index` to backend kernel `k` of `slot`, unless `applied` (the slot's own
+    // kernel's stamps, null for a variant) says it already has it.
+    void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,
+                  Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied);
 };
 
 }  // namespace hetero

@@ -1,6 +1,7 @@
 #include "platform/split/decision.hpp"
 
 #include "devices/backend_call.hpp"
+#include "platform/objects/context.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/discrete_split.hpp"
@@ -18,6 +19,18 @@ LaunchSize sizeKey(const LaunchGeometry& l) {
     return s;
 }
 
+// What a split of the launch would move between the devices, for auto mode's model: in discrete
+// memory the written objects' results back to the CPU, and as much again for the CPU's chunks and
+// stale inputs. Walks the arguments only (no allocation: it runs at every decision).
+LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args) {
+    LaunchCost cost;
+    if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
+    const auto& params = kv.analysis->params;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
+        if (args[i].mem && params[i].mayWrite) cost.bytesMoved += 2.0 * double(args[i].mem->storage().bytes());
+    return cost;
+}
+
 }  // namespace
 
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
@@ -33,8 +46,9 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
     SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
 }
 
-void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe) {
-    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe);
+void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe,
+                 double cpuShare) {
+    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare);
 }
 
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
@@ -101,28 +115,39 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         d.why = "the variants are missing on a slot";
         return d;
     }
-    std::vector<Written> written;
-    if (!writtenStorages(*kv, args, written, d.why)) return d;
-    if (discreteSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
-        d.why = std::to_string(kMaxDiscreteSplitsInFlight) + " split launches are still in flight";
-        return d;
-    }
     double share = cpuShare();
     if (share == 0.0) {
         d.why = "HETERO_CPU_SHARE=0";
         return d;
     }
     d.cpuSlot = static_cast<unsigned>(cpu);
-    if (splitMode() == SplitMode::Always || share > 0) {
-        d.split = true;
-    } else {
+    // Auto mode asks the history first: most launches of a launch-heavy program run whole and
+    // untimed, and need nothing else looked at (no allocation, no walk over the storages).
+    SplitHistory::Decision h;
+    h.split = true;
+    if (splitMode() != SplitMode::Always && share < 0) {
         pollLaunchTimings();
-        SplitHistory::Decision h = SplitHistory::instance().decide(kernel.name(), sizeKey(launch));
-        d.split = h.split;
-        d.timeUnsplit = h.timeWhole;
-        d.probe = std::move(h.probe);
-        if (!d.split) d.why = "history: unsplit is faster or not yet measured";
+        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args));
+        if (!h.split && !h.timeWhole) {
+            d.why = "history: running whole is faster, or a split cannot pay back";
+            return d;
+        }
     }
+    std::vector<Written> written;
+    bool splittable = writtenStorages(*kv, args, written, d.why);
+    if (splittable && h.split && discreteSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+        d.why = std::to_string(kMaxDiscreteSplitsInFlight) + " split launches are still in flight";
+        splittable = false;
+    }
+    if (!splittable) {
+        // Never timed for a launch that could not split: the size may be timed again.
+        if (h.timeWhole) SplitHistory::instance().recordWhole(kv->historyKey, sizeKey(launch), -1);
+        return d;
+    }
+    d.split = h.split;
+    d.timeUnsplit = h.timeWhole;
+    d.probe = std::move(h.probe);
+    if (!d.split) d.why = "history: running whole is timed first";
     if (d.split && !ready) {
         // Never waits for the build: this launch runs whole, and completes after the build.
         d.variantsBuilding = kv->program->buildInBackground(kernel.context());

@@ -41,13 +41,16 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
 // after it could start (a split launch's time counts from there). Null if the backend refused.
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList);
 
-// Times a launch run whole for the decision history when SplitDecision::timeUnsplit asks: `done`
+// Times a launch run whole for the decision history (`kernel`: its KernelVariants::historyKey)
+// when SplitDecision::timeUnsplit asks: `done`
 // is its backend event on a queue with profiling (Queue::timingQueue), or null when it could not
 // be timed. See launch_timing.hpp.
 void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch);
 
-// Records a split launch in the history (`seconds`: from when it could start; `probe`: it was a
-// probe, whose loss against running whole counts against the kernel's probe budget).
-void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe);
+// Records a split launch in the history under the kernel's KernelVariants::historyKey (`seconds`:
+// from when it could start; `probe`: it was a probe, whose loss against running whole counts
+// against the kernel's probe budget; `cpuShare`: the share of the work-groups the CPU did, or -1).
+void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe,
+                 double cpuShare);
 
 }  // namespace hetero

@@ -392,7 +392,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
     const double ended = splitClock(), seconds = ended - r.started;
     if (result == CL_COMPLETE && cpuReady) {
         double reached = r.gpuReached ? r.gpuReached->wait(r.started) : r.started;
-        recordSplit(r.name, r.launch, ended - std::max(r.started, reached), r.probe != nullptr);
+        recordSplit(r.variants->historyKey, r.launch, ended - std::max(r.started, reached), r.probe != nullptr,
+                    r.groups ? double(r.groups - sent) / double(r.groups) : -1);
     }
     {
         uint64_t cpuDid = r.groups - sent;

@@ -3,8 +3,18 @@
 #include "platform/support/log.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
 
 namespace hetero {
+
+double LaunchSize::workItems() const {
+    double n = 1;
+    for (unsigned d = 0; d < dims && d < 3; ++d) n *= double(global[d]);
+    return n;
+}
 
 std::string LaunchSize::describe() const {
     std::string s;
@@ -23,7 +33,30 @@ ProbeTicket::~ProbeTicket() {
     if (k.probing > 0) --k.probing;
 }
 
-SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const LaunchSize& size) {
+namespace {
+// A CPU that did nothing in a split still counts as this fast: long enough launches (25 ms with
+// the fixed costs here) may be probed again, within the probe budget.
+constexpr double kSlowestCpuRatio = 0.01;
+}  // namespace
+
+double SplitHistory::ratioFor(const Kernel& k) const {
+    if (k.cpuRatio >= 0) return k.cpuRatio;
+    // One split alone may have been a bad moment (a busy machine, a launch longer than the whole
+    // time it was compared with): other kernels go by the device set only once two agree.
+    return ratioKernels_ >= kRatioKernels ? bestCpuRatio_ : kPriorCpuRatio;
+}
+
+double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const {
+    const double r = ratioFor(k);
+    return wholeSeconds * r / (1 + r) - kSplitFixedSeconds - cost.bytesMoved / kLinkBytesPerSecond;
+}
+
+double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost) {
+    std::lock_guard lock(mutex_);
+    return gainBoundLocked(kernels_[kernel], wholeSeconds, cost);
+}
+
+SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     Size& s = k.sizes[size];
@@ -31,12 +64,18 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     ++k.launches;
     Decision d;
     if (s.timing && s.launches - s.timingSince > kTimingLost) s.timing = false;
+    const bool loading = !k.launchedHere;  // its time would include loading the kernel
+    k.launchedHere = true;
+    // Running whole takes the size's measured time, else the kernel's time per work-item there.
+    const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
+    const bool mayGain = whole < 0 || gainBoundLocked(k, whole, cost) > 0;
     // Only a launch that runs whole takes the size's one timing: a split one never reports it.
-    auto whole = [&] {
-        // Timing costs a marker and two completion callbacks (tens of microseconds on NVIDIA): a
-        // size is timed again every 16th launch, every 256th while it is too short to split.
-        const unsigned every = s.whole < kMinimumSplitSeconds ? 256 : 16;
-        d.timeWhole = !s.timing && (!s.measured || s.launches % every == 0);
+    auto runWhole = [&] {
+        // A timing costs a side queue and an event (microseconds on NVIDIA): a size that may gain
+        // is timed again every 16th launch, one that cannot every 256th (its time may grow with
+        // its data); one not measured yet at once, if it may gain.
+        const unsigned every = mayGain ? 16 : 256;
+        d.timeWhole = !loading && !s.timing && ((!s.measured && mayGain) || s.launches % every == 0);
         if (d.timeWhole) {
             s.timing = true;
             s.timingSince = s.launches;
@@ -44,16 +83,18 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;
     };
-    if (!s.measured || s.whole < kMinimumSplitSeconds) return whole();  // not measured, or too short
+    if (!s.measured) return runWhole();
     if (s.split >= 0 && s.split < s.whole) {
-        // Splitting pays: run whole now and then, to see whether it still does.
-        if (s.launches % s.probeEvery == 0) return whole();
+        // Splitting was measured to pay (whatever the model expected): run whole now and then, to
+        // see whether it still does.
+        if (s.launches % s.probeEvery == 0) return runWhole();
         d.split = true;
         return d;
     }
+    if (!mayGain) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
     const bool due = s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0;
-    if (!due || k.probing > 0 || k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds) return whole();
+    if (!due || k.probing > 0 || k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds) return runWhole();
     ++k.probing;
     d.split = true;
     d.probe = std::make_shared<ProbeTicket>(*this, kernel);
@@ -66,14 +107,14 @@ void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size
     Size& s = k.sizes[size];
     s.timing = false;
     if (seconds < 0) return;
-    HETERO_LOG(Debug, "history %s:%s: whole %.3f ms%s", kernel.c_str(), size.describe().c_str(), seconds * 1e3,
-               k.timedOnce ? "" : " (the kernel's first timing)");
+    HETERO_LOG(Debug, "history %s:%s: whole %.3f ms", kernel.c_str(), size.describe().c_str(), seconds * 1e3);
     s.whole = seconds;
-    s.measured = s.measured || k.timedOnce;
-    k.timedOnce = true;
+    s.measured = true;
+    k.secondsPerItem = seconds / size.workItems();
 }
 
-void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe) {
+void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
+                               double cpuShare) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     Size& s = k.sizes[size];
@@ -81,6 +122,14 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     if (s.whole >= 0 && probe) {
         k.lastLoss = std::max(0.0, seconds - s.whole);
         k.probeLoss += k.lastLoss;
+    }
+    // The CPU's speed over the GPU's: it did cpuShare of the work in `seconds`, the GPU all of it
+    // in s.whole. What the model expects of this kernel's next splits, and of other kernels'
+    // first ones (the best any kernel showed).
+    if (cpuShare >= 0 && s.whole > 0 && seconds > 0) {
+        if (k.cpuRatio < 0) ++ratioKernels_;
+        k.cpuRatio = std::max(kSlowestCpuRatio, cpuShare * s.whole / seconds);
+        bestCpuRatio_ = std::max(bestCpuRatio_, k.cpuRatio);
     }
     // A split that lost makes the next probe twice as rare: on a machine where the GPU is far
     // faster, trying costs more than splitting could ever gain.
@@ -93,6 +142,107 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     HETERO_LOG(Info, "history %s:%s: split %.3f ms, whole %.3f ms%s; probes lost %.3f ms of %.3f ms run whole",
                kernel.c_str(), size.describe().c_str(), seconds * 1e3, s.whole * 1e3, probe ? " (a probe)" : "", k.probeLoss * 1e3,
                k.wholeSeconds * 1e3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Between runs: one line per kernel, then one per size of it, numbers in full precision.
+// ---------------------------------------------------------------------------------------------
+namespace {
+constexpr const char* kHeader = "hetero split history 1";
+
+std::string number(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+bool readNumber(std::istringstream& in, double& v) {
+    std::string t;
+    if (!(in >> t)) return false;
+    char* end = nullptr;
+    v = std::strtod(t.c_str(), &end);
+    return end && *end == '\0' && std::isfinite(v);
+}
+
+bool readCount(std::istringstream& in, unsigned long long& v, unsigned long long most) {
+    double d;
+    if (!readNumber(in, d) || d < 0 || d > double(most) || d != std::floor(d)) return false;
+    v = static_cast<unsigned long long>(d);
+    return true;
+}
+}  // namespace
+
+std::string SplitHistory::serialize() {
+    std::lock_guard lock(mutex_);
+    std::string out = std::string(kHeader) + "\nbest " + number(bestCpuRatio_) + "\n";
+    for (const auto& [name, k] : kernels_) {
+        if (name.empty() || name.find_first_of(" \t\n\r") != std::string::npos) continue;
+        out += "kernel " + name + " " + std::to_string(k.launches) + " " + std::to_string(k.probeEvery) + " " +
+               number(k.wholeSeconds) + " " + number(k.probeLoss) + " " + number(k.lastLoss) + " " +
+               number(k.secondsPerItem) + " " + number(k.cpuRatio) + "\n";
+        for (const auto& [size, s] : k.sizes) {
+            if (!s.measured && s.split < 0) continue;  // nothing learned yet
+            out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
+                   std::to_string(size.global[1]) + " " + std::to_string(size.global[2]) + " " + number(s.whole) + " " +
+                   number(s.split) + " " + (s.measured ? "1" : "0") + " " + std::to_string(s.launches) + " " +
+                   std::to_string(s.probeEvery) + "\n";
+        }
+    }
+    return out;
+}
+
+bool SplitHistory::deserialize(const std::string& text) {
+    std::map<std::string, Kernel> kernels;
+    double best = -1;
+    std::istringstream lines(text);
+    std::string line;
+    if (!std::getline(lines, line) || line != kHeader) return false;
+    Kernel* current = nullptr;
+    const unsigned long long most = 1ull << 40;
+    while (std::getline(lines, line)) {
+        std::istringstream in(line);
+        std::string what;
+        if (!(in >> what)) continue;
+        unsigned long long a = 0, b = 0, c = 0, dims = 0;
+        if (what == "best") {
+            if (!readNumber(in, best)) return false;
+        } else if (what == "kernel") {
+            std::string name;
+            Kernel k;
+            if (!(in >> name) || !readCount(in, a, most) || !readCount(in, b, kMaxProbeEvery) || !readNumber(in, k.wholeSeconds) ||
+                !readNumber(in, k.probeLoss) || !readNumber(in, k.lastLoss) || !readNumber(in, k.secondsPerItem) ||
+                !readNumber(in, k.cpuRatio) || b == 0)
+                return false;
+            k.launches = static_cast<unsigned>(a);
+            k.probeEvery = static_cast<unsigned>(b);
+            current = &(kernels[name] = std::move(k));
+        } else if (what == "size" && current) {
+            LaunchSize size;
+            Size s;
+            double measured = 0;
+            if (!readCount(in, dims, 3) || dims < 1 || !readCount(in, a, most) || !readCount(in, b, most) ||
+                !readCount(in, c, most) || !readNumber(in, s.whole) || !readNumber(in, s.split) || !readNumber(in, measured))
+                return false;
+            unsigned long long launches = 0, every = 0;
+            if (!readCount(in, launches, most) || !readCount(in, every, kMaxProbeEvery) || every == 0) return false;
+            size.dims = static_cast<unsigned>(dims);
+            size.global[0] = a, size.global[1] = b, size.global[2] = c;
+            s.measured = measured == 1;
+            s.launches = static_cast<unsigned>(launches);
+            s.probeEvery = static_cast<unsigned>(every);
+            current->sizes[size] = s;
+        } else {
+            return false;
+        }
+        std::string rest;
+        if (in >> rest) return false;
+    }
+    std::lock_guard lock(mutex_);
+    kernels_ = std::move(kernels);
+    bestCpuRatio_ = best;
+    ratioKernels_ = 0;
+    for (const auto& entry : kernels_) ratioKernels_ += entry.second.cpuRatio >= 0;
+    return true;
 }
 
 }  // namespace hetero

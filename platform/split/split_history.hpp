@@ -1,13 +1,24 @@
 // Auto mode's memory (HETERO_SPLIT=auto): for each kernel and global size, how long a launch took
 // run whole and split, and from that whether the next launch should split. Pure bookkeeping on
-// measured seconds (no OpenCL), so the policy is tested on its own (test/platform_unit/).
+// measured seconds (no OpenCL), so the policy is tested on its own (test/platform_unit/). It is
+// kept between runs (split/history_store.cpp), so a program's second run starts where its first
+// ended.
 //
 // The policy:
-//  - A size is first run whole and timed. A kernel's very first timing does not count alone: that
-//    launch also paid for loading the kernel (milliseconds on NVIDIA). Launches shorter than kMinimumSplitSeconds never split: a split's
-//    fixed costs (snapshots, a thread, a merge) exceed anything a second device adds.
-//  - Otherwise the next launch is a probe: split and timed. The faster way is kept; the slower one
-//    is re-probed now and then, twice as rarely after each loss.
+//  - Learning costs (a timed launch runs on a side queue with an event; a probe is a split that may
+//    lose), so a launch is only timed or split when the model says a split of it could gain: the
+//    CPU would take its speed's share of the work (cpuRatio: the CPU's speed over the GPU's, for
+//    this kernel once a split measured it, else the best any kernel of this device set showed once
+//    two did, else kPriorCpuRatio), less a split's fixed costs (kSplitFixedSeconds: snapshots, a thread, a
+//    merge) and the bytes it would move between the devices (at kLinkBytesPerSecond). The time run
+//    whole it starts from is the size's measured one, else the kernel's time per work-item at
+//    other sizes, else unknown (which may gain).
+//  - A kernel's first launch in a process also loads it (milliseconds on NVIDIA): it is never
+//    timed. A program that launches each kernel once never pays for the CPU being there.
+//  - A size that may gain is timed run whole first, then the next launch is a probe: split and
+//    timed. The faster way is kept; the slower one is re-probed now and then, twice as rarely
+//    after each loss. A size that cannot gain (and was not measured to gain by splitting) runs
+//    whole, timed again every 256th launch (its time may grow with its data), and is not probed.
 //  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
 //    running whole stays within kProbeBudget of the kernel's time run whole. Where splitting
 //    never pays, auto mode costs the first probe plus at most that share.
@@ -34,7 +45,14 @@ struct LaunchSize {
     bool operator<(const LaunchSize& o) const {
         return std::tie(dims, global[0], global[1], global[2]) < std::tie(o.dims, o.global[0], o.global[1], o.global[2]);
     }
+    double workItems() const;
     std::string describe() const;  // "1024x512", for the log
+};
+
+// What a split of one launch would cost beyond its share of the work: the bytes it would move
+// between the devices (written objects back to the CPU, stale inputs to it; 0 in unified memory).
+struct LaunchCost {
+    double bytesMoved = 0;
 };
 
 // A split launch that probes. While one is out, no other launch of the kernel probes; it ends when
@@ -53,7 +71,15 @@ private:
 
 class SplitHistory {
 public:
-    static constexpr double kMinimumSplitSeconds = 0.5e-3;
+    // The model's constants. A split's fixed costs: with a CPU as fast as the GPU, launches shorter
+    // than kMinimumSplitSeconds never split.
+    static constexpr double kSplitFixedSeconds = 0.25e-3;
+    static constexpr double kMinimumSplitSeconds = 2 * kSplitFixedSeconds;
+    // Host <-> GPU in ordinary (pageable) memory: 7 GB/s measured on the H100 machine.
+    static constexpr double kLinkBytesPerSecond = 6e9;
+    // The CPU's speed over the GPU's before any split measured it: as fast (optimistic, so that
+    // the first probe happens and measures it).
+    static constexpr double kPriorCpuRatio = 1.0;
     static constexpr double kProbeBudget = 0.05;
     static constexpr unsigned kMaxProbeEvery = 4096;
     static constexpr unsigned kTimingLost = 1024;
@@ -66,12 +92,24 @@ public:
         bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
         std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
     };
-    // The next launch of `kernel` at `size`.
-    Decision decide(const std::string& kernel, const LaunchSize& size);
+    // The next launch of `kernel` (a key naming its source, see KernelVariants::historyKey) at `size`.
+    Decision decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost = {});
     // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
     void recordWhole(const std::string& kernel, const LaunchSize& size, double seconds);
-    // A split launch took `seconds` (from when it could start); `probe`: it was a probe.
-    void recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe);
+    // A split launch took `seconds` (from when it could start); `probe`: it was a probe;
+    // `cpuShare`: the share of the work-groups the CPU did (negative: not known).
+    void recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
+                     double cpuShare = -1);
+
+    // The best a split of a launch that runs whole in `wholeSeconds` could gain (negative: it
+    // cannot), for `kernel` as far as it is known.
+    double gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost);
+
+    // Between runs (split/history_store.cpp): the history as text (measurements, not what is in
+    // flight), and a text read back into an empty history. False when the text is not a history
+    // written by serialize() (then nothing is kept).
+    std::string serialize();
+    bool deserialize(const std::string& text);
 
 private:
     friend class ProbeTicket;
@@ -88,16 +126,24 @@ private:
     };
     struct Kernel {
         unsigned launches = 0;
-        bool timedOnce = false;   // the kernel's first timing (which includes loading it) was heard
-        unsigned probeEvery = 1;  // between first probes at new sizes: 1 until a split loses, then doubling
-        unsigned probing = 0;     // probes out
-        double wholeSeconds = 0;  // launches run whole, at their sizes' measured times
-        double probeLoss = 0;     // what probes cost beyond running whole, summed
-        double lastLoss = 0;      // the latest probe's loss: what the next is expected to cost
+        bool launchedHere = false;   // launched in this process (its first launch loaded it)
+        unsigned probeEvery = 1;     // between first probes at new sizes: 1 until a split loses, then doubling
+        unsigned probing = 0;        // probes out
+        double wholeSeconds = 0;     // launches run whole, at their sizes' measured times
+        double probeLoss = 0;        // what probes cost beyond running whole, summed
+        double lastLoss = 0;         // the latest probe's loss: what the next is expected to cost
+        double secondsPerItem = -1;  // run whole, at the latest measured size
+        double cpuRatio = -1;        // the CPU's speed over the GPU's in this kernel's latest split
         std::map<LaunchSize, Size> sizes;
     };
+    double ratioFor(const Kernel& k) const;  // with mutex_ held
+    double gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const;
+
     std::mutex mutex_;
     std::map<std::string, Kernel> kernels_;
+    double bestCpuRatio_ = -1;  // the best cpuRatio of any kernel (negative: none measured)
+    unsigned ratioKernels_ = 0;  // kernels with a cpuRatio
+    static constexpr unsigned kRatioKernels = 2;  // ... before the device set's counts for the others
 };
 
 }  // namespace hetero

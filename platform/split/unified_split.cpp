@@ -273,7 +273,8 @@ void finish(UnifiedRun& r) {
         result = CL_OUT_OF_RESOURCES;
     }
     if (result == CL_SUCCESS) {
-        recordSplit(r.name, r.launch, splitClock() - std::max(r.started, r.begun), r.probe != nullptr);
+        recordSplit(r.variants->historyKey, r.launch, splitClock() - std::max(r.started, r.begun), r.probe != nullptr,
+                    r.groups ? double(r.ran[Cpu]) / double(r.groups) : -1);
         std::lock_guard lock(speedsMutex);
         Speeds& s = speedHistory()[r.key];
         for (Side side : {Gpu, Cpu}) {

@@ -1,5 +1,7 @@
 #include "platform/split/variants.hpp"
 
+#include "platform/split/history_store.hpp"
+
 #include "devices/backend_call.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/split/config.hpp"
@@ -82,6 +84,7 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
                                                       const std::string& options) {
     auto v = std::make_shared<ProgramVariants>();
     v->analysis = transform::analyze({source}, options);
+    v->historyKey = history_store::programKey(source, options);
     bool any = false;
     for (const auto& k : v->analysis.kernels) {
         any = any || k.splittable;
@@ -102,6 +105,7 @@ std::shared_ptr<KernelVariants> createKernelVariants(const std::shared_ptr<Progr
     auto kv = std::make_shared<KernelVariants>();
     kv->program = program;
     kv->analysis = ka;
+    kv->historyKey = program->historyKey + "/" + name;
     kv->ready();  // eager builds: the kernels exist from the start
     return kv;
 }

@@ -22,6 +22,7 @@ class Context;
 // made every build several times slower, for programs that mostly never split), or at once (eager).
 struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     transform::ProgramAnalysis analysis;
+    std::string historyKey;            // the program in auto mode's history (history_store::programKey)
     std::string source;                // the variants program (transform::makeVariants)
     std::string options;               // the application's build options
     std::vector<cl_program> programs;  // per slot once built; nullptr where the variants did not build
@@ -50,6 +51,7 @@ struct KernelVariants {
     std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available); once ready()
     std::vector<cl_kernel> abort;  // K__hetero_abort per slot; once ready()
     bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split
+    std::string historyKey;           // the kernel in auto mode's history: program's key + "/" + name
     std::mutex mutex;              // held while a launch sets arguments and enqueues
     ~KernelVariants();
     // True once chunk and abort exist (made here the first time the program's variants are built);

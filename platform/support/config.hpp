@@ -8,6 +8,8 @@
 //   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
 //                                    (platform/memory/memory_model.hpp)
 //   split_build   HETERO_SPLIT_BUILD when split variants are compiled: lazy (default), eager (platform/split/config.hpp)
+//   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
+//                                    (platform/split/history_store.hpp)
 #pragma once
 
 #include <optional>

@@ -147,6 +147,8 @@ public:
         if (p->serial() != serial_) return {};
         return strong;
     }
+    // Both name the same object (never two objects that had the same address one after the other).
+    bool sameObject(const WeakRef& other) const { return handle_ == other.handle_ && serial_ == other.serial_; }
 
 private:
     typename T::HandleType handle_ = nullptr;

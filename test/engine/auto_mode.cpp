@@ -123,3 +123,58 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     CHECK(mismatches == 0);
     clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseProgram(p), clReleaseMemObject(buf);
 }
+
+TEST_CASE("auto mode: a launch after a timed one comes after it, though it goes straight to its queue", "[auto]") {
+    // A timed launch runs on a side queue with profiling (split/launch_timing.hpp); the next launch,
+    // of another kernel on other memory, goes the direct way to the slot's own queue and must
+    // still wait for it: once it is complete, so is the timed one (in order).
+    Env env;
+    const size_t n = 1 << 16, local = 64;
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), std::vector<cl_uint>(n, 1).data());
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    // A program of its own (other options: another key in the history), so its kernels are new
+    // to auto mode whichever tests ran before.
+    cl_program p = env.build(kKernels, "-DORDER_TEST=1");
+    cl_kernel spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate"), increment = env.kernel(p, "increment");
+    setArg(spin, 0, a), setArg(calibrate, 0, a), setArg(increment, 0, b);
+    // Rounds for a launch of at least 20 ms, whatever runs it.
+    cl_int rounds = 64;
+    for (;; rounds *= 2) {
+        setArg(calibrate, 1, rounds);
+        auto t0 = std::chrono::steady_clock::now();
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, calibrate, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        if (std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(20) || rounds >= (1 << 24)) break;
+    }
+    setArg(spin, 1, rounds);
+    // spin's first launch loads it (not timed); its second is timed; increment's first goes direct.
+    cl_event timed = nullptr, after = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, &timed) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, &after) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &after) == CL_SUCCESS);
+    cl_int status = CL_QUEUED;
+    REQUIRE(clGetEventInfo(timed, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    CHECK(status == CL_COMPLETE);
+    CHECK(env.read<cl_int>(b, n)[n - 1] == 1);
+    clReleaseEvent(timed), clReleaseEvent(after);
+    clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseKernel(increment), clReleaseProgram(p);
+    clReleaseMemObject(a), clReleaseMemObject(b);
+}
+
+TEST_CASE("auto mode: launches that feed the history kept between runs (run by history_check.py)", "[.history]") {
+    // Six launches of one size, each finished before the next: the first loads the kernel (not
+    // timed), the second is timed, and the next decision hears its time.
+    Env env;
+    const size_t n = 4096, local = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    cl_program p = env.build(kKernels);
+    cl_kernel increment = env.kernel(p, "increment");
+    setArg(increment, 0, buf);
+    for (int i = 0; i < 6; ++i) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
+    CHECK(env.read<cl_int>(buf, n)[n - 1] == 6);
+    clReleaseKernel(increment), clReleaseProgram(p), clReleaseMemObject(buf);
+}

@@ -142,3 +142,42 @@ TEST_CASE("a command after a split launch is complete only once the launch is", 
         clReleaseEvent(launched);
     }
 }
+
+TEST_CASE("a launch that runs whole right after a split launch is complete only once the split is", "[tail][direct]") {
+    // The second kernel uses a global atomic, so it never splits: with its memory current on the
+    // GPU slot it takes the direct way (platform/split/launch.cpp), which must not let its event
+    // complete while the split before it still streams its results back.
+    Env env;
+    EightOutputs k(env, nonce("direct"));
+    cl_program whole = env.build("// " + nonce("direct whole") + R"(
+__kernel void tally(__global const int* in, __global int* sum) {
+    atomic_add(sum, in[get_global_id(0)] > 0 ? 1 : 0);
+})");
+    cl_kernel tally = env.kernel(whole, "tally");
+    cl_mem sum = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    setArg(tally, 0, k.out[0]);
+    setArg(tally, 1, sum);
+    clReleaseEvent(k.launch(0));  // builds the variants
+    size_t global = kItems, local = 64;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, tally, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (int round = 1; round <= 8; ++round) {
+        Counters before = Counters::read(env.platform);
+        clReleaseEvent(k.launch(round));
+        cl_event counted = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, tally, 1, nullptr, &global, &local, 0, nullptr, &counted) ==
+                CL_SUCCESS);
+        REQUIRE(clWaitForEvents(1, &counted) == CL_SUCCESS);
+        Counters done = Counters::read(env.platform);
+        INFO("round " << round);
+        REQUIRE(done[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        Counters later = Counters::read(env.platform);
+        CHECK(later[CL_HETERO_BYTES_BETWEEN_DEVICES] == done[CL_HETERO_BYTES_BETWEEN_DEVICES]);
+        clReleaseEvent(counted);
+    }
+    CHECK(k.right(8));
+    clReleaseMemObject(sum);
+    clReleaseKernel(tally);
+    clReleaseProgram(whole);
+}

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+using hetero::LaunchCost;
 using hetero::LaunchSize;
 using hetero::SplitHistory;
 
@@ -17,11 +18,12 @@ LaunchSize size(size_t n) {
     return s;
 }
 
-// The kernel's first launch, at a size of its own: its timing also paid for loading the kernel, so
-// it does not count alone (tests of other rules start after it).
+// The kernel's first launch, at a size of its own: it also loads the kernel, so it is not timed
+// (tests of other rules start after it).
 void loaded(SplitHistory& h, const char* kernel = "k") {
-    REQUIRE(h.decide(kernel, size(1)).timeWhole);
-    h.recordWhole(kernel, size(1), 1 * kMs);
+    SplitHistory::Decision first = h.decide(kernel, size(1));
+    REQUIRE_FALSE(first.timeWhole);
+    REQUIRE_FALSE(first.split);
 }
 
 // Runs `launches` launches of one kernel at one size against a machine where running whole takes
@@ -169,25 +171,27 @@ TEST_CASE("split history: one timing at a time, and a lost one stops counting", 
     CHECK_FALSE(h.decide("k", size(64)).split);
 }
 
-TEST_CASE("split history: a kernel's first timing is confirmed by a second before any probe", "[split_history]") {
-    // A first launch pays for loading the kernel (milliseconds on NVIDIA): alone, that timing would
-    // make a 20 us kernel look worth a probe.
+TEST_CASE("split history: a kernel's first launch is not timed; a program launching each kernel once learns nothing",
+          "[split_history]") {
+    // A first launch pays for loading the kernel (milliseconds on NVIDIA): timed, it would make a
+    // 20 us kernel look worth a probe, and a program that launches each kernel once would pay for
+    // the side queue and the event of a timing that can never pay back.
     SplitHistory h;
-    REQUIRE(h.decide("k", size(64)).timeWhole);
-    h.recordWhole("k", size(64), 2 * kMs);
-    SplitHistory::Decision second = h.decide("k", size(64));
+    for (const char* kernel : {"a", "b", "c"}) {
+        SplitHistory::Decision d = h.decide(kernel, size(64));
+        CHECK_FALSE(d.timeWhole);
+        CHECK_FALSE(d.split);
+    }
+    // The second launch is timed, and goes by its own timing: a short one never splits.
+    SplitHistory::Decision second = h.decide("a", size(64));
     CHECK_FALSE(second.split);
     REQUIRE(second.timeWhole);
-    h.recordWhole("k", size(64), 0.02 * kMs);
-    for (int i = 0; i < 1000; ++i) REQUIRE_FALSE(h.decide("k", size(64)).split);
+    h.recordWhole("a", size(64), 0.02 * kMs);
+    for (int i = 0; i < 1000; ++i) REQUIRE_FALSE(h.decide("a", size(64)).split);
     // Later sizes of a loaded kernel go by their first timing: a long one is probed next.
-    REQUIRE(h.decide("k", size(128)).timeWhole);
-    h.recordWhole("k", size(128), 2 * kMs);
-    CHECK(h.decide("k", size(128)).split);
-    // Another kernel pays for its own loading.
-    h.decide("other", size(128));
-    h.recordWhole("other", size(128), 2 * kMs);
-    CHECK_FALSE(h.decide("other", size(128)).split);
+    REQUIRE(h.decide("a", size(1 << 20)).timeWhole);
+    h.recordWhole("a", size(1 << 20), 2 * kMs);
+    CHECK(h.decide("a", size(1 << 20)).split);
 }
 
 TEST_CASE("split history: a split launch leaves no whole timing pending, so a stale whole time is re-measured",
@@ -204,4 +208,90 @@ TEST_CASE("split history: a split launch leaves no whole timing pending, so a st
     sim.run(1000, 1 * kMs, 4 * kMs);
     // Only re-probes from now on, each twice as rare after a loss (every 16th, 32nd, ... launch).
     CHECK(sim.splits - before <= 6);
+}
+
+TEST_CASE("split history: where the CPU showed itself slow, only launches long enough to gain are timed or probed",
+          "[split_history][model]") {
+    // An H100 with PoCL: splits in which the CPU did 1 % of the work in about the GPU's time, in
+    // two kernels (one alone does not speak for the device set).
+    SplitHistory h;
+    for (const char* kernel : {"first", "second"}) {
+        loaded(h, kernel);
+        h.decide(kernel, size(4096));
+        h.recordWhole(kernel, size(4096), 20 * kMs);
+        SplitHistory::Decision probe = h.decide(kernel, size(4096));
+        REQUIRE(probe.split);
+        h.recordSplit(kernel, size(4096), 20 * kMs, true, 0.01);
+        if (std::string(kernel) == "first") CHECK(h.gainBound("other", 2 * kMs, {}) > 0);  // not yet
+    }
+    // Another kernel: its 2 ms launches could gain 20 us at most, less a split's fixed costs.
+    loaded(h, "other");
+    REQUIRE(h.decide("other", size(1024)).timeWhole);  // nothing known of it yet
+    h.recordWhole("other", size(1024), 2 * kMs);
+    CHECK(h.gainBound("other", 2 * kMs, {}) < 0);
+    unsigned timed = 0, splits = 0;
+    for (int i = 0; i < 1024; ++i) {
+        SplitHistory::Decision d = h.decide("other", size(1024));
+        splits += d.split;
+        if (d.timeWhole) {
+            ++timed;
+            h.recordWhole("other", size(1024), 2 * kMs);
+        }
+    }
+    CHECK(splits == 0);
+    CHECK(timed <= 4);  // every 256th: its time may grow with its data
+    // A new size of it is estimated from the measured one (per work-item): not timed at once either.
+    CHECK_FALSE(h.decide("other", size(2048)).timeWhole);
+    // One of 10 s could gain: it is timed, then probed.
+    loaded(h, "long");
+    REQUIRE(h.decide("long", size(1024)).timeWhole);
+    h.recordWhole("long", size(1024), 10000 * kMs);
+    CHECK(h.decide("long", size(1024)).split);
+}
+
+TEST_CASE("split history: the bytes a split would move count against it", "[split_history][model]") {
+    SplitHistory h;
+    loaded(h);
+    h.decide("k", size(1024));
+    h.recordWhole("k", size(1024), 4 * kMs);
+    // 4 ms could gain up to 2 ms with a CPU as fast; 60 MB at 6 GB/s take 10 ms.
+    LaunchCost heavy;
+    heavy.bytesMoved = 60e6;
+    for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(1024), heavy).split);
+    CHECK(h.decide("k", size(1024)).split);  // without them it may
+}
+
+TEST_CASE("split history: the history read back decides as the one written", "[split_history][store]") {
+    Simulation sim;  // a kernel whose split wins: 10 ms whole, 4 ms split
+    sim.run(40, 10 * kMs, 4 * kMs);
+    const std::string text = sim.history.serialize();
+    SplitHistory second;
+    REQUIRE(second.deserialize(text));
+    CHECK(second.serialize() == text);
+    // A new process: the kernel's first launch splits at once (the history says it pays), and
+    // nothing is timed first.
+    SplitHistory::Decision d = second.decide("k", size(1024));
+    CHECK(d.split);
+    CHECK_FALSE(d.timeWhole);
+    // What is not a history leaves an empty one as it was.
+    SplitHistory third;
+    CHECK_FALSE(third.deserialize("hetero split history 1\nkernel k 1 2 nonsense\n"));
+    CHECK_FALSE(third.deserialize("something else\n"));
+    CHECK_FALSE(third.deserialize(text.substr(0, text.size() / 2) + "garbage"));
+    CHECK(third.serialize() == SplitHistory().serialize());
+}
+
+TEST_CASE("split history: a split measured faster is kept whatever the model expected", "[split_history][model]") {
+    // The CPU looked slow in the kernel's first split (it did nothing), but splitting this size
+    // was measured faster: measurements win over the model.
+    SplitHistory h;
+    loaded(h);
+    h.decide("k", size(1024));
+    h.recordWhole("k", size(1024), 3 * kMs);
+    REQUIRE(h.decide("k", size(1024)).split);
+    h.recordSplit("k", size(1024), 2 * kMs, true, 0.0);
+    CHECK(h.gainBound("k", 3 * kMs, {}) < 0);
+    unsigned splits = 0;
+    for (int i = 0; i < 64; ++i) splits += h.decide("k", size(1024)).split;
+    CHECK(splits >= 60);
 }

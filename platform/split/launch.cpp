@@ -1,0 +1,341 @@
+// Where a kernel launch runs and how (launch.hpp): the slot, the direct way, and the launch as a
+// command of its queue (whole, timed, or split by one of the engines).
+#include "platform/split/launch.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/engine/submit.hpp"
+#include "platform/memory/memory_model.hpp"
+#include "platform/objects/context.hpp"
+#include "platform/observe/trace.hpp"
+#include "platform/split/decision.hpp"
+#include "platform/split/discrete_split.hpp"
+#include "platform/split/history_store.hpp"
+#include "platform/split/launch_stats.hpp"
+#include "platform/split/unified_split.hpp"
+#include "platform/support/config.hpp"
+#include "platform/support/log.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace hetero {
+namespace {
+
+// HETERO_RUN_ON: gpu | cpu | <slot> | alternate (round robin over slots, to exercise coherence).
+// Read once; anything else (or a slot the kernel is missing on) runs on the kernel's reference slot.
+struct RunOn {
+    enum Mode { Gpu, Cpu, Slot, Alternate, Reference } mode = Gpu;
+    unsigned slot = 0;
+};
+
+const RunOn& runOn() {
+    static const RunOn setting = [] {
+        const std::string v = config::get("HETERO_RUN_ON", "run_on").value_or("gpu");
+        RunOn r;
+        if (v == "alternate") {
+            r.mode = RunOn::Alternate;
+        } else if (v == "cpu") {
+            r.mode = RunOn::Cpu;
+        } else if (v == "gpu") {
+            r.mode = RunOn::Gpu;
+        } else if (!v.empty() && v.size() < 10 && v.find_first_not_of("0123456789") == std::string::npos) {
+            r.mode = RunOn::Slot;
+            r.slot = static_cast<unsigned>(std::stoul(v));
+        } else {
+            HETERO_LOG(Warn, "HETERO_RUN_ON=%s not understood (gpu|cpu|<slot>|alternate)", v.c_str());
+            r.mode = RunOn::Reference;
+        }
+        return r;
+    }();
+    return setting;
+}
+
+int chooseSlot(const Kernel& kernel) {
+    static std::atomic<unsigned> next{0};
+    const RunOn& setting = runOn();
+    const auto& slots = Device::instance()->slots();
+    auto firstOfType = [&](cl_device_type t) -> int {
+        for (const auto& s : slots)
+            if ((s.type & t) && kernel.availableOn(s.index)) return static_cast<int>(s.index);
+        return -1;
+    };
+    int slot = -1;
+    switch (setting.mode) {
+    case RunOn::Alternate:
+        for (size_t tries = 0; tries < slots.size() && slot < 0; ++tries) {
+            unsigned s = next++ % slots.size();
+            if (kernel.availableOn(s)) slot = static_cast<int>(s);
+        }
+        break;
+    case RunOn::Cpu: slot = firstOfType(CL_DEVICE_TYPE_CPU); break;
+    case RunOn::Gpu: slot = firstOfType(CL_DEVICE_TYPE_GPU); break;
+    case RunOn::Slot:
+        if (setting.slot < slots.size() && kernel.availableOn(setting.slot)) slot = static_cast<int>(setting.slot);
+        break;
+    case RunOn::Reference: break;
+    }
+    return slot >= 0 ? slot : kernel.referenceSlot();
+}
+
+// What auto mode's history was learned on (history_store.hpp): Hetero's version, the memory model
+// contexts get by default, and each slot's platform, device, device version and driver version.
+std::string deviceSet() {
+    std::string set = std::string("Hetero ") + HETERO_VERSION_STRING + "; memory " +
+                      memoryModelName(defaultMemoryModel().model);
+    auto info = [](cl_device_id d, cl_device_info param) {
+        size_t n = 0;
+        if (BACKEND(d, clGetDeviceInfo)(d, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return std::string("?");
+        std::string s(n, '\0');
+        BACKEND(d, clGetDeviceInfo)(d, param, n, s.data(), nullptr);
+        s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
+        return s;
+    };
+    for (const auto& s : Device::instance()->slots())
+        set += "; slot " + std::to_string(s.index) + ": " + s.platformName + " | " + s.deviceName + " | " +
+               info(s.device, CL_DEVICE_VERSION) + " | driver " + info(s.device, CL_DRIVER_VERSION);
+    return set;
+}
+
+// Reads auto mode's history of this device set once, before its first decision, and writes it back
+// when the process exits, so that a program's next run starts where this one ended.
+void keepSplitHistoryBetweenRuns() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (!history_store::enabled()) return;
+        static const std::string* set = new std::string(deviceSet());  // never destroyed: used at exit
+        history_store::load(SplitHistory::instance(), *set);
+        std::atexit([] { history_store::save(SplitHistory::instance(), *set); });
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The direct way
+// ---------------------------------------------------------------------------------------------
+
+// At most this many arguments, memory objects (storages) and backend waits go the direct way: the
+// lists live on the stack. More go the ordinary way.
+constexpr unsigned kDirectArgs = 32;
+constexpr unsigned kDirectStorages = 8;
+constexpr unsigned kDirectWaits = 12;
+
+// The storages a direct launch uses, each locked once (sub-buffers share their root's), without
+// waiting: try_lock takes part in no lock order, and whoever cannot have one goes the ordinary way.
+class StorageLocks {
+public:
+    StorageLocks() = default;
+    StorageLocks(const StorageLocks&) = delete;
+    StorageLocks& operator=(const StorageLocks&) = delete;
+    ~StorageLocks() {
+        for (unsigned i = 0; i < count_; ++i) used_[i].storage->mutex.unlock();
+    }
+    enum Added { Failed, Already, Locked };
+    // Failed when there is no room or the lock is taken.
+    Added add(Storage* s, bool writes) {
+        for (unsigned i = 0; i < count_; ++i)
+            if (used_[i].storage == s) {
+                used_[i].writes |= writes;
+                return Already;
+            }
+        if (count_ == kDirectStorages || !s->mutex.try_lock()) return Failed;
+        used_[count_++] = {s, writes};
+        return Locked;
+    }
+    struct Used {
+        Storage* storage;
+        bool writes;
+    };
+    const Used* begin() const { return used_; }
+    const Used* end() const { return used_ + count_; }
+
+private:
+    Used used_[kDirectStorages];
+    unsigned count_ = 0;
+};
+
+// Submits the launch at once on `slot`'s backend queue, if it runs whole there and nothing has to
+// move first. False when it cannot; `decided` then holds the split decision if one was made (the
+// ordinary way uses it rather than ask again: the history counts every decision).
+bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& launch, unsigned slot,
+                  bool wantEvent, std::optional<SplitDecision>& decided, Ref<Event>& event) {
+    Queue::Direct direct(queue, slot);
+    if (!direct.ok()) return false;
+    Kernel::LaunchLock argsHeld(kernel);
+    if (!argsHeld.ok()) return false;
+    const std::vector<StoredKernelArg>& stored = kernel.currentArgs();
+    if (stored.size() > kDirectArgs) return false;
+    // The kernel does not retain its memory arguments (clSetKernelArg does not): this launch holds
+    // them while it submits, as the ordinary way's command does.
+    Ref<Mem> held[kDirectArgs];
+    Mem* mems[kDirectArgs];
+    const cl_command_queue target = direct.backendQueue();
+    cl_event waits[kDirectWaits];
+    unsigned waitCount = 0;
+    if (direct.previous()) waits[waitCount++] = direct.previous();
+    StorageLocks storages;
+    for (size_t i = 0; i < stored.size(); ++i) {
+        const StoredKernelArg& a = stored[i];
+        mems[i] = nullptr;
+        // Unset, released since, or a sampler: the ordinary way reports or handles it.
+        if (!a.set || a.sampler) return false;
+        if (!a.mem) continue;
+        held[i] = a.mem.lock();
+        if (!held[i]) return false;
+        Mem* m = mems[i] = held[i].get();
+        if (m->isImage()) return false;
+        Storage& s = m->storage();
+        // Every memory argument counts as written unless the object is read-only.
+        auto added = storages.add(&s, !(m->flags() & CL_MEM_READ_ONLY));
+        if (added == StorageLocks::Failed) return false;
+        if (added == StorageLocks::Already) continue;
+        if (!s.freshOn(slot)) return false;  // its contents must move here first
+        if (cl_event ready = s.readyFor(slot, target)) {
+            if (waitCount == kDirectWaits) return false;
+            waits[waitCount++] = ready;
+        }
+    }
+    if (kernel.variants()) {
+        // What the decision looks at, in a list of this thread's that is used again (no
+        // allocation per launch) and lets go of the memory objects after the decision.
+        struct DecisionArgs {
+            std::vector<KernelArg> list;
+            ~DecisionArgs() { for (auto& a : list) a.mem = Ref<Mem>(); }
+        };
+        thread_local std::vector<KernelArg> reused;
+        DecisionArgs args{std::move(reused)};
+        args.list.resize(stored.size());
+        for (size_t i = 0; i < stored.size(); ++i) {
+            args.list[i].set = true;
+            args.list[i].size = stored[i].size;
+            args.list[i].mem = held[i];
+            args.list[i].stamp = stored[i].stamp;
+        }
+        SplitDecision d = splitDecision(kernel, args.list, launch, slot);
+        for (auto& a : args.list) a.mem = Ref<Mem>();
+        reused = std::move(args.list);
+        if (d.split || d.timeUnsplit || d.variantsBuilding) {
+            decided = std::move(d);
+            return false;
+        }
+    }
+    // No backend event unless profiling needs one (deferred_event.hpp): a launch whose event the
+    // application did not ask for has no times anybody could ask for. Traced launches never come here.
+    const bool deferrable = !queue.profiling() || !wantEvent;
+    cl_event done = nullptr;
+    try {
+        kernel.applyCurrentArgs(slot, mems);
+    } catch (const Error&) {
+        return false;  // the ordinary way tries again and reports it on the launch's event
+    }
+    cl_kernel bk = kernel.backend(slot);
+    if (BACKEND(target, clEnqueueNDRangeKernel)(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr,
+                                                launch.global, launch.hasLocal ? launch.local : nullptr, waitCount,
+                                                waitCount ? waits : nullptr, deferrable ? nullptr : &done) != CL_SUCCESS)
+        return false;
+    std::shared_ptr<DeferredEvent> later;
+    if (!done) later = queue.deferredEventAfterLast(slot, target);
+    for (const auto& u : storages) {
+        if (!u.writes) continue;
+        if (done)
+            u.storage->wroteOn(slot, done, target);
+        else
+            u.storage->wroteOn(slot, later);
+    }
+    event = direct.submitted(type, done, std::move(later), wantEvent);
+    const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+    countLaunch(counters::LaunchesWhole, groups, isCpuSlot(slot) ? groups : 0);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ordinary way: a command of the queue
+// ---------------------------------------------------------------------------------------------
+
+Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& launch,
+                       std::vector<Ref<Event>> deps, int slot, std::optional<SplitDecision> decided) {
+    auto args = kernel.argsForLaunch();
+    Ref<Kernel> keep(&kernel);
+    // Every memory argument is brought to the slot; all but read-only objects count as written.
+    auto accesses = [args] {
+        std::vector<Access> a;
+        for (const auto& arg : args)
+            if (arg.mem) a.push_back({arg.mem.get(), !(arg.mem->flags() & CL_MEM_READ_ONLY), false});
+        return a;
+    };
+    // A launch run whole is counted at submission and, when tracing, drawn on the "launches" lane
+    // when it completes; the split engine counts and draws its own.
+    struct Whole {
+        uint64_t workGroups = 0, cpuWorkGroups = 0;
+        bool submitted = false;
+    };
+    auto whole = std::make_shared<Whole>();
+    CommandLabel what(type);
+    if (trace::enabled()) {
+        what.detail = kernel.name();
+        what.alsoTrace = [whole, name = kernel.name()](int slot, double begin, double end, cl_int) {
+            if (whole->submitted) traceLaunch(name, slot, whole->workGroups, whole->cpuWorkGroups, false, begin, end);
+        };
+    }
+    return queue.enqueue(
+        std::move(what), std::move(deps), [slot] { return slot; },
+        [keep, args, launch, accesses, whole, decided](Submission& sub) -> cl_event {
+            SplitDecision decision = decided ? *decided : splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
+            if (keep->context()->memoryModel() == MemoryModel::Unified) {
+                decision = unifiedSplitDecision(decision, *keep, args);
+                if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
+            }
+            if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
+            if (decision.variantsBuilding) sub.tails.push_back(decision.variantsBuilding);
+            // A timed launch runs on the queue's profiling side queue (launch_timing.hpp).
+            cl_command_queue timed = nullptr;
+            if (decision.timeUnsplit && !launch.empty) timed = sub.queue.timingQueue(static_cast<unsigned>(sub.slot));
+            if (timed) sub.backendQueue = timed;  // submitWith orders it after the commands ahead
+            // No backend event unless someone needs one (deferred_event.hpp). Profiled and traced
+            // commands take their times from it.
+            const bool deferrable = !timed && !launch.empty && !sub.queue.profiling() && !trace::enabled();
+            cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
+                cl_event e = nullptr;
+                if (launch.empty) {
+                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, wait.size(),
+                                                                                 listOrNull(wait), &e));
+                    return e;
+                }
+                std::lock_guard lock(keep->launchMutex());
+                keep->applyArgs(static_cast<unsigned>(sub.slot), args);
+                cl_kernel bk = keep->backend(static_cast<unsigned>(sub.slot));
+                check(BACKEND(sub.backendQueue, clEnqueueNDRangeKernel)(
+                    sub.backendQueue, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
+                    launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), deferrable ? nullptr : &e));
+                if (deferrable) sub.deferredDone = sub.queue.deferredEventAfterLast(static_cast<unsigned>(sub.slot), sub.backendQueue);
+                return e;
+            });
+            // Unsplit launches feed the history that decides whether splitting this kernel pays.
+            if (decision.timeUnsplit) timeUnsplitLaunch(timed ? done : nullptr, keep->variants()->historyKey, launch);
+            whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
+            whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
+            whole->submitted = true;
+            countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+            return done;
+        });
+}
+
+}  // namespace
+
+Ref<Event> launchKernel(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& geometry,
+                        std::vector<Ref<Event>> waitFor, bool wantEvent) {
+    const int slot = chooseSlot(kernel);
+    if (kernel.variants()) keepSplitHistoryBetweenRuns();
+    std::optional<SplitDecision> decided;
+    // The direct way leaves out what the queue's machinery is for: waits on other commands'
+    // events, empty launches (a marker), and traced commands (their spans).
+    if (waitFor.empty() && !geometry.empty && !trace::enabled()) {
+        Ref<Event> event;
+        if (launchDirect(type, queue, kernel, geometry, static_cast<unsigned>(slot), wantEvent, decided, event))
+            return event;
+    }
+    return queueLaunch(type, queue, kernel, geometry, std::move(waitFor), slot, std::move(decided));
+}
+
+}  // namespace hetero
