@@ -179,8 +179,8 @@ def _against_native_table(lines, summaries, cases):
         held_ratios.setdefault(size, []).append(h)
         default_ratios.setdefault(size, []).append(d)
         name = "%s (launch-heavy)" % benchmark if benchmark in LAUNCH_HEAVY else benchmark
-        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (name, size, _ms(native), _ms(held), _x(h),
-                                                           _ms(default), _x(d)))
+        lines.append("| %s | %s | %s | %s | %s | %s | %s |" % (name, size, format_ms(native), format_ms(held), _x(h),
+                                                           format_ms(default), _x(d)))
     for size in held_ratios:
         lines.append("| **geomean** | %s | | | %s | | %s |" % (size, _x(geomean(held_ratios[size])),
                                                             _x(geomean(default_ratios[size]))))
