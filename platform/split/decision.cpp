@@ -5,7 +5,13 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/discrete_split.hpp"
+#include "platform/memory/memory_model.hpp"
+#include "platform/objects/platform.hpp"
+#include "platform/split/history_store.hpp"
 #include "platform/split/launch_timing.hpp"
+
+#include <cstdlib>
+#include <mutex>
 
 namespace hetero {
 
@@ -31,7 +37,36 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
     return cost;
 }
 
+// What auto mode's history was learned on (history_store.hpp): Hetero's version, the memory model
+// contexts get by default, and each slot's platform, device, device version and driver version.
+std::string deviceSet() {
+    std::string set = std::string("Hetero ") + HETERO_VERSION_STRING + "; memory " +
+                      memoryModelName(defaultMemoryModel().model);
+    auto info = [](cl_device_id d, cl_device_info param) {
+        size_t n = 0;
+        if (BACKEND(d, clGetDeviceInfo)(d, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return std::string("?");
+        std::string s(n, '\0');
+        BACKEND(d, clGetDeviceInfo)(d, param, n, s.data(), nullptr);
+        s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
+        return s;
+    };
+    for (const auto& s : Device::instance()->slots())
+        set += "; slot " + std::to_string(s.index) + ": " + s.platformName + " | " + s.deviceName + " | " +
+               info(s.device, CL_DEVICE_VERSION) + " | driver " + info(s.device, CL_DRIVER_VERSION);
+    return set;
+}
+
 }  // namespace
+
+void keepSplitHistoryBetweenRuns() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (!history_store::enabled()) return;
+        static const std::string* set = new std::string(deviceSet());  // never destroyed: used at exit
+        history_store::load(SplitHistory::instance(), *set);
+        std::atexit([] { history_store::save(SplitHistory::instance(), *set); });
+    });
+}
 
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
     cl_event marker = nullptr;

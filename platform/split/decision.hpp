@@ -37,6 +37,12 @@ struct Written {
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
                      std::string& why);
 
+// Reads auto mode's history of this device set once (history_store.hpp), and has it written back
+// when the process exits, so that a program's next run starts where this one ended. Called when a
+// program that may split is built: file and driver queries stay out of the first launch's time
+// (a program that launches each kernel once paid 0.15-0.25 ms on the H100 when the first launch did it).
+void keepSplitHistoryBetweenRuns();
+
 // A marker enqueued on `queue` with `waitList`: its completion is when a launch enqueued right
 // after it could start (a split launch's time counts from there). Null if the backend refused.
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList);

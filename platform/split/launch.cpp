@@ -9,7 +9,6 @@
 #include "platform/observe/trace.hpp"
 #include "platform/split/decision.hpp"
 #include "platform/split/discrete_split.hpp"
-#include "platform/split/history_store.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/unified_split.hpp"
 #include "platform/support/config.hpp"
@@ -78,37 +77,6 @@ int chooseSlot(const Kernel& kernel) {
     case RunOn::Reference: break;
     }
     return slot >= 0 ? slot : kernel.referenceSlot();
-}
-
-// What auto mode's history was learned on (history_store.hpp): Hetero's version, the memory model
-// contexts get by default, and each slot's platform, device, device version and driver version.
-std::string deviceSet() {
-    std::string set = std::string("Hetero ") + HETERO_VERSION_STRING + "; memory " +
-                      memoryModelName(defaultMemoryModel().model);
-    auto info = [](cl_device_id d, cl_device_info param) {
-        size_t n = 0;
-        if (BACKEND(d, clGetDeviceInfo)(d, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return std::string("?");
-        std::string s(n, '\0');
-        BACKEND(d, clGetDeviceInfo)(d, param, n, s.data(), nullptr);
-        s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-        return s;
-    };
-    for (const auto& s : Device::instance()->slots())
-        set += "; slot " + std::to_string(s.index) + ": " + s.platformName + " | " + s.deviceName + " | " +
-               info(s.device, CL_DEVICE_VERSION) + " | driver " + info(s.device, CL_DRIVER_VERSION);
-    return set;
-}
-
-// Reads auto mode's history of this device set once, before its first decision, and writes it back
-// when the process exits, so that a program's next run starts where this one ended.
-void keepSplitHistoryBetweenRuns() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        if (!history_store::enabled()) return;
-        static const std::string* set = new std::string(deviceSet());  // never destroyed: used at exit
-        history_store::load(SplitHistory::instance(), *set);
-        std::atexit([] { history_store::save(SplitHistory::instance(), *set); });
-    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,7 +294,6 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
 Ref<Event> launchKernel(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& geometry,
                         std::vector<Ref<Event>> waitFor, bool wantEvent) {
     const int slot = chooseSlot(kernel);
-    if (kernel.variants()) keepSplitHistoryBetweenRuns();
     std::optional<SplitDecision> decided;
     // The direct way leaves out what the queue's machinery is for: waits on other commands'
     // events, empty launches (a marker), and traced commands (their spans).

@@ -1,5 +1,6 @@
 #include "platform/split/variants.hpp"
 
+#include "platform/split/decision.hpp"
 #include "platform/split/history_store.hpp"
 
 #include "devices/backend_call.hpp"
@@ -85,6 +86,7 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
     auto v = std::make_shared<ProgramVariants>();
     v->analysis = transform::analyze({source}, options);
     v->historyKey = history_store::programKey(source, options);
+    keepSplitHistoryBetweenRuns();
     bool any = false;
     for (const auto& k : v->analysis.kernels) {
         any = any || k.splittable;
