@@ -8,6 +8,7 @@
 //   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
 //                                    (platform/memory/memory_model.hpp)
 //   split_build   HETERO_SPLIT_BUILD when split variants are compiled: lazy (default), eager (platform/split/config.hpp)
+//   pinned_budget HETERO_PINNED_BUDGET bytes of pinned host memory for host copies (platform/memory/pinned_pool.hpp)
 #pragma once
 
 #include <optional>
