@@ -132,7 +132,9 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         Ref<Mem> keep(m);
         bool whole = coversStorage(m, offset, size);
         // Unified memory: the host writes into the one allocation (once earlier writes are done).
-        bool onHost = m->storage().unified();
+        // Discrete, whole, where the host copy is the CPU slot's: into it, and on to the GPU in the
+        // background, so the data reaches each device once and no launch waits for it to move.
+        bool onHost = m->storage().unified() || (whole && m->storage().hostTakesWholeWrites());
         auto ev = queue->enqueue(
             {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
@@ -140,9 +142,10 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
-                    m->storage().makeHostFresh(sub.queue);
+                    whole ? m->storage().prepareHostOverwrite() : m->storage().makeHostFresh(sub.queue);
                     std::memcpy(m->storage().host() + m->origin() + offset, ptr, size);
                     m->storage().wroteOnHost();
+                    m->storage().sendHostCopy(Backends::instance().primarySlot(), sub.queue);
                     return nullptr;
                 }
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {

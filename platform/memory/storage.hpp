@@ -24,6 +24,10 @@ namespace hetero {
 class Queue;
 class HostMemory;
 
+// A user event of `target` that completes (with the same status) when `source`, an event of another
+// backend context, does (backend wait lists cannot mix contexts).
+cl_event completesWith(cl_context target, cl_event source);
+
 // Geometry of an image's host copy; bytes is the whole host copy.
 struct ImageLayout {
     cl_image_format format{};
@@ -78,6 +82,17 @@ public:
     void wroteOn(unsigned slot, cl_event ready);
     void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);  // no event yet
     void wroteOnHost();
+    // Whether a write of every byte from the host goes into the host copy: in unified memory, and
+    // where the host copy is the CPU slot's (it is then current there at once; sendHostCopy()
+    // takes it to the GPU in the background).
+    bool hostTakesWholeWrites() const { return unified_ || aliasSlot_ >= 0; }
+    // Before the host overwrites every byte of the host copy: whatever still uses it is done.
+    void prepareHostOverwrite();
+    // After a host write: the host copy goes to `slot` in the background (a transfer on `queue`'s
+    // backend queue, from pinned memory where it is), so that the launch reading it there finds it
+    // current; the memory stays untouched, and held, until the transfer is done. Nothing to do in
+    // unified memory, when the host copy is not the current one, or `slot` holds it already.
+    void sendHostCopy(unsigned slot, Queue& queue);
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:

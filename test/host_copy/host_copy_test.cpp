@@ -202,3 +202,28 @@ TEST_CASE("a host write, then launches on both slots, then host reads: right in 
     }
     for (int b = 0; b < kBuffers; ++b) clReleaseMemObject(xs[b]), clReleaseMemObject(ys[b]);
 }
+
+TEST_CASE("an input the host rewrites between launches is read afresh by every launch, on every slot") {
+    cltest::Env env;
+    Program prog(env);
+    cl_mem x = env.buffer(CL_MEM_READ_ONLY, kBytes);
+    std::vector<cl_mem> ys;
+    std::vector<std::vector<cl_int>> inputs;
+    // No wait between a write and the launches around it: each whole write goes into the host copy
+    // (the CPU slot's) and on to slot 0 in the background, while the launch before it may still
+    // read the old contents on either slot (or split across both).
+    for (cl_int round = 0; round < 6; ++round) {
+        inputs.emplace_back(kN);
+        std::iota(inputs.back().begin(), inputs.back().end(), round * 100000);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, kBytes, inputs.back().data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        ys.push_back(env.buffer(CL_MEM_READ_WRITE, kBytes));
+        prog.runAffine(x, ys.back(), round + 1, round);
+    }
+    for (cl_int round = 0; round < 6; ++round) {
+        auto r = env.read<cl_int>(ys[round], kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == (round + 1) * inputs[round][i] + round);
+    }
+    clReleaseMemObject(x);
+    for (cl_mem y : ys) clReleaseMemObject(y);
+}
