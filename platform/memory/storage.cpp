@@ -112,7 +112,7 @@ void Storage::waitForAliasUsers() {
     BACKEND(e, clReleaseEvent)(e);
     c.ready = nullptr;
     // A write that failed (a split launch's stream-back that could not finish) left the copy stale.
-    if (st < 0 && c.version == version_) setHostVersion(version_ - 1);
+    if (st < 0 && c.version == version_) setHostVersion(kNoVersion);
 }
 
 int Storage::freshSlot(unsigned preferred) const {
@@ -228,46 +228,24 @@ void Storage::prepareHostOverwrite() {
     if (unified_) return unifiedWaitForWrites();
     if (aliasSlot_ >= 0) waitForAliasUsers();
     host();
+    // Until the write that overwrites it is recorded, the old contents are gone from here.
+    setHostVersion(kNoVersion);
 }
 
-void Storage::sendHostCopy(unsigned slot, Queue& queue) {
-    if (unified_ || !hostMemory_ || isImage_ || !hostFresh() || freshOn(slot) || static_cast<int>(slot) == aliasSlot_)
-        return;
-    const auto t0 = std::chrono::steady_clock::now();
-    trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");  // its enqueue: it runs in the background
-    span.add(trace::num("bytes", static_cast<double>(bytes_)));
-    span.add(trace::str("when", "background"));
-    cl_command_queue q = queue.backendQueue(slot);
-    cl_mem m = backendMem(slot);
-    cl_event before = readyOn(slot);  // whatever still uses the old contents there
-    cl_event sent = nullptr;
-    check(BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_FALSE, 0, bytes_, host(), before ? 1 : 0, before ? &before : nullptr,
-                                           &sent));
-    BACKEND(q, clFlush)(q);
-    counters::add(counters::BytesHostToDevice, bytes_);
-    Copy& c = copies_[slot];
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = sent;  // owned
-    c.later.reset();
-    c.version = version_;
-    // The host memory is read until `sent` completes: held until then, and neither the host nor
-    // the CPU slot (whose copy it is) may overwrite it before.
+void Storage::hostCopyReadUntil(cl_event sent) {
     HostMemory* memory = hostMemory_;
     memory->hold();
-    const size_t bytes = bytes_;
-    if (!backend::whenComplete(sent, [memory, t0, bytes](cl_int) {
-            counters::add(counters::NsHostToDevice, static_cast<uint64_t>(secondsSince(t0) * 1e9));
-            HETERO_LOG(Debug, "sent %zu bytes in the background in %.3f ms", bytes, secondsSince(t0) * 1e3);
-            memory->drop();
-        })) {
+    if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
         BACKEND(sent, clWaitForEvents)(1, &sent);
         memory->drop();
     }
-    if (aliasSlot_ >= 0) {
-        Copy& cpu = copies_[aliasSlot_];
-        if (cpu.ready || cpu.later) waitForAliasUsers();
-        cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
-    }
+    Copy& cpu = copies_[aliasSlot_];
+    if (cpu.ready || cpu.later) waitForAliasUsers();
+    cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
+}
+
+void Storage::hostCopyHolds(uint64_t version) {
+    if (version == version_) setHostVersion(version_);
 }
 
 void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {

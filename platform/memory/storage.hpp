@@ -82,17 +82,18 @@ public:
     void wroteOn(unsigned slot, cl_event ready);
     void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);  // no event yet
     void wroteOnHost();
-    // Whether a write of every byte from the host goes into the host copy: in unified memory, and
-    // where the host copy is the CPU slot's (it is then current there at once; sendHostCopy()
-    // takes it to the GPU in the background).
-    bool hostTakesWholeWrites() const { return unified_ || aliasSlot_ >= 0; }
+    // An application's write of every byte goes through the host copy when that is the CPU slot's
+    // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
+    // write runs on (from pinned memory where it is), so that it is current on both at once.
+    bool writesThroughHostCopy() const { return aliasSlot_ >= 0; }
     // Before the host overwrites every byte of the host copy: whatever still uses it is done.
     void prepareHostOverwrite();
-    // After a host write: the host copy goes to `slot` in the background (a transfer on `queue`'s
-    // backend queue, from pinned memory where it is), so that the launch reading it there finds it
-    // current; the memory stays untouched, and held, until the transfer is done. Nothing to do in
-    // unified memory, when the host copy is not the current one, or `slot` holds it already.
-    void sendHostCopy(unsigned slot, Queue& queue);
+    // A transfer reads the host copy until `sent` (an event of any slot) completes: the memory is
+    // held until then, and neither the host nor the CPU slot may overwrite it before.
+    void hostCopyReadUntil(cl_event sent);
+    // The write that made `version` current copied it from the host copy: that copy (and the CPU
+    // slot's) holds it too, unless something was written since.
+    void hostCopyHolds(uint64_t version);
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
@@ -111,6 +112,7 @@ private:
     // reads it there, setReady), so the host may read or overwrite it.
     void waitForAliasUsers();
     void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
+    static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
     void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
 
     // Unified memory: the branches of the functions above (platform/memory/storage_unified.cpp).

@@ -151,11 +151,11 @@ TEST_CASE("write 1 MiB, launch, read back, map: the counters move by what was do
     const char* runOn = std::getenv("HETERO_RUN_ON");
     if (runOn && std::string(runOn) == "1") {
         // Slot 1 is a CPU slot: its copy is the host copy (platform/memory/storage.hpp). The write
-        // lands there and goes on to slot 0 (the GPU) in the background; the launch on slot 1 and
+        // (the application's, not counted) goes through it to slot 0, so the launch on slot 1 and
         // the map need nothing more.
-        INFO("two slots: written into the host copy (slot 1's copy) and sent to slot 0, launched on slot 1");
+        INFO("two slots: written through the host copy (slot 1's copy) to slot 0, launched on slot 1");
         CHECK(delta(CL_HETERO_BYTES_DEVICE_TO_HOST) == 0);
-        CHECK(delta(CL_HETERO_BYTES_HOST_TO_DEVICE) == mib);
+        CHECK(delta(CL_HETERO_BYTES_HOST_TO_DEVICE) == 0);
     } else {
         INFO("one slot: only the map brings the contents to the host");
         CHECK(delta(CL_HETERO_BYTES_DEVICE_TO_HOST) == mib);
