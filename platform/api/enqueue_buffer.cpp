@@ -133,10 +133,13 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         bool whole = coversStorage(m, offset, size);
         // Unified memory: the host writes into the one allocation (once earlier writes are done).
         bool onHost = m->storage().unified();
+        // Discrete, whole, where the host copy is the CPU slot's: through it (Storage::
+        // writesThroughHostCopy), so the data reaches both devices once, before a launch needs it.
+        bool throughHost = whole && m->storage().writesThroughHostCopy();
         auto ev = queue->enqueue(
             {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
-            [keep, whole, offset, size, ptr](Submission& sub) -> cl_event {
+            [keep, whole, throughHost, offset, size, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
@@ -145,12 +148,28 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     m->storage().wroteOnHost();
                     return nullptr;
                 }
-                return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
+                const bool viaHost = throughHost && static_cast<int>(sub.slot) != m->storage().hostAliasSlot();
+                uint64_t written = 0;
+                cl_event done = submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
+                    Storage& s = m->storage();
+                    const void* from = ptr;
+                    if (viaHost) {
+                        s.prepareHostOverwrite();
+                        std::memcpy(s.host(), ptr, size);
+                        from = s.host();
+                    }
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), CL_FALSE,
-                                                                          m->origin() + offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, s.backendMem(sub.slot), CL_FALSE,
+                                                                          m->origin() + offset, size, from, wait.size(), listOrNull(wait), &e));
+                    if (viaHost) s.hostCopyReadUntil(e);
+                    written = s.version() + 1;  // what submitWith's wroteOn makes it
                     return e;
                 });
+                if (viaHost) {
+                    std::lock_guard lock(m->storage().mutex);
+                    m->storage().hostCopyHolds(written);
+                }
+                return done;
             });
         return finishEnqueue(ev, event, blocking_write);
     });

@@ -1,21 +1,43 @@
 #include "platform/memory/storage.hpp"
 
+#include "devices/backend_call.hpp"
+#include "platform/memory/host_memory.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 #include "platform/engine/queue.hpp"
 #include "platform/observe/trace.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
 namespace hetero {
+namespace {
+
+// The slot whose copy of a buffer is its host copy: a CPU slot, not the primary one (that is the
+// GPU, or the slot everything runs on); -1 when there is none.
+int cpuSlotForHostCopy(Context* context) {
+    Device* device = Device::instance();
+    if (!device || context->slotCount() < 2) return -1;
+    const unsigned primary = Backends::instance().primarySlot();
+    for (const Slot& s : device->slots())
+        if (s.index != primary && (s.type & CL_DEVICE_TYPE_CPU)) return static_cast<int>(s.index);
+    return -1;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
 
 Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
     : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
     if (image) image_ = *image;
     if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
     unified_ = unifiedInit(context, useHostPtr, image);
+    if (!unified_ && !image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
 }
 
 Storage::~Storage() {
@@ -27,7 +49,7 @@ Storage::~Storage() {
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         if (c.mem) BACKEND(c.mem, clReleaseMemObject)(c.mem);
     }
-    if (hostOwned_) std::free(host_);
+    if (hostMemory_) hostMemory_->drop();  // the alias slot's buffer holds it until that is gone
 }
 
 cl_mem Storage::backendMem(unsigned slot) {
@@ -43,6 +65,18 @@ cl_mem Storage::backendMem(unsigned slot) {
         desc.image_slice_pitch = 0;
         desc.mem_object = nullptr;
         c.mem = BACKEND(ctx, clCreateImage)(ctx, CL_MEM_READ_WRITE, &image_.format, &desc, nullptr, &err);
+    } else if (static_cast<int>(slot) == aliasSlot_) {
+        // PoCL computes in CL_MEM_USE_HOST_PTR memory in place (its device pointer is the host
+        // pointer; page alignment satisfies every CL_DEVICE_MEM_BASE_ADDR_ALIGN), so this copy
+        // and the host copy are one.
+        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err);
+        if (c.mem) {
+            hostMemory_->hold();
+            // Without the backend's word the memory is never freed: a leak rather than a use after free.
+            if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, HostMemory::backendBufferGone, hostMemory_) !=
+                CL_SUCCESS)
+                HETERO_LOG(Warn, "slot %u cannot report when a buffer is gone; its host memory is kept", slot);
+        }
     } else {
         c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
     }
@@ -56,13 +90,29 @@ cl_mem Storage::backendMem(unsigned slot) {
 unsigned char* Storage::host() {
     if (unified_) return unifiedHost();
     if (!host_) {
-        // Page-aligned, so that any sub-buffer origin keeps the alignment backends expect.
-        void* p = nullptr;
-        if (posix_memalign(&p, 4096, bytes_ ? bytes_ : 1) != 0) fail(CL_OUT_OF_HOST_MEMORY);
-        host_ = static_cast<unsigned char*>(p);
-        hostOwned_ = true;
+        hostMemory_ = HostMemory::allocate(*context_, bytes_);
+        host_ = hostMemory_->data();
     }
     return host_;
+}
+
+bool Storage::hostPinned() const { return hostMemory_ && hostMemory_->pinned(); }
+
+void Storage::setHostVersion(uint64_t v) {
+    hostVersion_ = v;
+    if (aliasSlot_ >= 0) copies_[aliasSlot_].version = v;
+}
+
+void Storage::waitForAliasUsers() {
+    Copy& c = copies_[aliasSlot_];
+    cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
+    if (!e) return;
+    BACKEND(e, clWaitForEvents)(1, &e);
+    cl_int st = backend::status(e);
+    BACKEND(e, clReleaseEvent)(e);
+    c.ready = nullptr;
+    // A write that failed (a split launch's stream-back that could not finish) left the copy stale.
+    if (st < 0 && c.version == version_) setHostVersion(kNoVersion);
 }
 
 int Storage::freshSlot(unsigned preferred) const {
@@ -116,6 +166,7 @@ cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
 void Storage::upload(unsigned slot, Queue& queue) {
     trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
+    const auto t0 = std::chrono::steady_clock::now();
     cl_command_queue q = queue.backendQueue(slot);
     cl_mem m = backendMem(slot);
     // Whatever still uses the old contents of this copy finishes first.
@@ -133,12 +184,13 @@ void Storage::upload(unsigned slot, Queue& queue) {
         HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
         fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
-    counters::add(counters::BytesHostToDevice, bytes_);
+    countMigration(counters::BytesHostToDevice, counters::NsHostToDevice, "to", slot, secondsSince(t0));
 }
 
 void Storage::download(unsigned slot, Queue& queue) {
     trace::Scope span({static_cast<int>(slot), "migrations"}, "download");
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
+    const auto t0 = std::chrono::steady_clock::now();
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
     settle(slot);
@@ -156,33 +208,65 @@ void Storage::download(unsigned slot, Queue& queue) {
         HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
         fail(CL_OUT_OF_RESOURCES);
     }
-    counters::add(counters::BytesDeviceToHost, bytes_);
+    countMigration(counters::BytesDeviceToHost, counters::NsDeviceToHost, "from", slot, secondsSince(t0));
+}
+
+void Storage::countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot,
+                             double seconds) {
+    counters::add(bytes, bytes_);
+    counters::add(ns, static_cast<uint64_t>(seconds * 1e9));
+    HETERO_LOG(Info, "moved %zu bytes %s slot %u in %.3f ms (%.2f GB/s, %s host memory)", bytes_, direction, slot,
+               seconds * 1e3, seconds > 0 ? double(bytes_) / seconds / 1e9 : 0.0, hostPinned() ? "pinned" : "ordinary");
 }
 
 void Storage::makeHostFresh(Queue& queue) {
     if (unified_) return unifiedWaitForWrites();
+    if (aliasSlot_ >= 0) waitForAliasUsers();
     if (hostFresh()) return;
     int from = freshSlot(Backends::instance().primarySlot());
     if (from < 0) {  // nothing was ever written: any contents are right
         host();
-        hostVersion_ = version_;
+        setHostVersion(version_);
         return;
     }
     download(static_cast<unsigned>(from), queue);
-    hostVersion_ = version_;
+    setHostVersion(version_);
+}
+
+void Storage::prepareHostOverwrite() {
+    if (unified_) return unifiedWaitForWrites();
+    if (aliasSlot_ >= 0) waitForAliasUsers();
+    host();
+    // Until the write that overwrites it is recorded, the old contents are gone from here.
+    setHostVersion(kNoVersion);
+}
+
+void Storage::hostCopyReadUntil(cl_event sent) {
+    HostMemory* memory = hostMemory_;
+    memory->hold();
+    if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
+        BACKEND(sent, clWaitForEvents)(1, &sent);
+        memory->drop();
+    }
+    Copy& cpu = copies_[aliasSlot_];
+    if (cpu.ready || cpu.later) waitForAliasUsers();
+    cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
+}
+
+void Storage::hostCopyHolds(uint64_t version) {
+    if (version == version_) setHostVersion(version_);
 }
 
 void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
     Copy& c = copies_[slot];
     if (c.version != version_) {
-        if (!hostFresh()) makeHostFresh(queue);
-        upload(slot, queue);  // blocking: settles and waits for `ready` first
+        makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
+        if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = nullptr;
         c.readyQueue = nullptr;
         c.version = version_;
-        HETERO_LOG(Debug, "moved %zu bytes to slot %u (version %llu)", bytes_, slot, (unsigned long long)version_);
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
 }
@@ -197,6 +281,7 @@ void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue
     c.readyQueue = ready ? readyQueue : nullptr;
     c.later.reset();
     c.version = version_;
+    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
 void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
@@ -208,6 +293,7 @@ void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready
     c.readyQueue = nullptr;
     c.later = ready;
     c.version = version_;
+    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
 void Storage::setReady(unsigned slot, cl_event event) {
@@ -222,12 +308,13 @@ void Storage::setReady(unsigned slot, cl_event event) {
 void Storage::freshLater(unsigned slot, cl_event ready) {
     setReady(slot, ready);
     copies_[slot].version = version_;
+    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
 void Storage::wroteOnHost() {
     if (unified_) return unifiedWroteOnHost();
     ++version_;
-    hostVersion_ = version_;
+    setHostVersion(version_);
 }
 
 void Storage::initialContentsOnHost() { wroteOnHost(); }

@@ -1,10 +1,15 @@
 // The copies of one memory object: one per slot (created on first use) and one on the host, each
 // holding a version; the object's version is bumped by every write. A copy is
 // fresh when its version equals the object's. Moving work to a slot moves only what is stale there.
+// A buffer's host copy is also the CPU slot's copy (its backend buffer is created on the host
+// copy's memory with CL_MEM_USE_HOST_PTR), and that memory is pinned where it can be
+// (platform/memory/host_memory.hpp): the two versions move together, and the CPU slot never needs
+// a transfer of its own.
 #pragma once
 
 #include "platform/objects/context.hpp"
 #include "platform/engine/deferred_event.hpp"
+#include "platform/observe/counters.hpp"
 
 #include <CL/cl.h>
 
@@ -17,6 +22,11 @@
 namespace hetero {
 
 class Queue;
+class HostMemory;
+
+// A user event of `target` that completes (with the same status) when `source`, an event of another
+// backend context, does (backend wait lists cannot mix contexts).
+cl_event completesWith(cl_context target, cl_event source);
 
 // Geometry of an image's host copy; bytes is the whole host copy.
 struct ImageLayout {
@@ -51,6 +61,9 @@ public:
     // --- all of these need `mutex` held ---
     cl_mem backendMem(unsigned slot);        // created on first use; throws Error
     unsigned char* host();                   // the host copy, allocated on first use
+    // The slot whose copy is the host copy (-1: none; images, application memory, no CPU slot).
+    int hostAliasSlot() const { return aliasSlot_; }
+    bool hostPinned() const;
     bool freshOn(unsigned slot) const { return copies_[slot].version == version_; }
     bool hostFresh() const { return hostVersion_ == version_; }
     // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
@@ -71,6 +84,18 @@ public:
     // No event yet. In unified memory the other slots' bridges are made when they need them.
     void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready);
     void wroteOnHost();
+    // An application's write of every byte goes through the host copy when that is the CPU slot's
+    // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
+    // write runs on (from pinned memory where it is), so that it is current on both at once.
+    bool writesThroughHostCopy() const { return aliasSlot_ >= 0; }
+    // Before the host overwrites every byte of the host copy: whatever still uses it is done.
+    void prepareHostOverwrite();
+    // A transfer reads the host copy until `sent` (an event of any slot) completes: the memory is
+    // held until then, and neither the host nor the CPU slot may overwrite it before.
+    void hostCopyReadUntil(cl_event sent);
+    // The write that made `version` current copied it from the host copy: that copy (and the CPU
+    // slot's) holds it too, unless something was written since.
+    void hostCopyHolds(uint64_t version);
     // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
     void setReady(unsigned slot, cl_event event);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
@@ -85,6 +110,12 @@ private:
     size_t transferSlicePitch() const;
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
     void download(unsigned slot, Queue& queue);  // slot -> host, blocking
+    // The host copy is the alias slot's: waits for the command that last wrote it there (or still
+    // reads it there, setReady), so the host may read or overwrite it.
+    void waitForAliasUsers();
+    void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
+    static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
+    void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
 
     // Unified memory: the branches of the functions above (platform/memory/storage_unified.cpp).
     bool unifiedInit(Context* context, void* useHostPtr, const ImageLayout* image);
@@ -112,7 +143,8 @@ private:
     uint64_t version_ = 0;
     std::vector<Copy> copies_;
     unsigned char* host_ = nullptr;
-    bool hostOwned_ = false;
+    HostMemory* hostMemory_ = nullptr;  // host_'s allocation when it is ours (discrete)
+    int aliasSlot_ = -1;
     uint64_t hostVersion_ = 0;
     bool unified_ = false;
     struct UnifiedMemory* unifiedMemory_ = nullptr;  // the allocation and who still uses it

@@ -55,9 +55,9 @@ void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
     BACKEND(bridge, clReleaseEvent)(bridge);
 }
 
-// A user event of `target` that completes (with the same status) when `source`, an event of another
-// backend context, does.
-cl_event bridge(cl_context target, cl_event source) {
+}  // namespace
+
+cl_event completesWith(cl_context target, cl_event source) {
     cl_int err = CL_SUCCESS;
     cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
     if (!user) fail(CL_OUT_OF_RESOURCES);
@@ -68,8 +68,6 @@ cl_event bridge(cl_context target, cl_event source) {
     }
     return user;
 }
-
-}  // namespace
 
 bool Storage::unifiedInit(Context* context, void* useHostPtr, const ImageLayout* image) {
     if (context->memoryModel() != MemoryModel::Unified) return false;
@@ -172,7 +170,7 @@ void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
             after = ready;
             BACKEND(after, clRetainEvent)(after);
         } else if (pending) {
-            after = bridge(context_->backend(s), ready);
+            after = completesWith(context_->backend(s), ready);
         }
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
         c.ready = after;

@@ -1,6 +1,7 @@
 // clCreateContext*, context info, retain/release and destructor callbacks.
 #include "platform/objects/context.hpp"
 
+#include "platform/memory/pinned_pool.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -71,9 +72,19 @@ Context::~Context() {
         // Called in reverse order of registration, before the context goes away.
         for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it) it->first(handle(), it->second);
     }
+    pinned_.reset();  // kept blocks go with the pool once the buffers on the others are gone
     split_.reset();  // its queues and buffers hold their backend contexts as long as they live
     unified_.reset();
     for (cl_context c : backend_) BACKEND(c, clReleaseContext)(c);
+}
+
+std::shared_ptr<PinnedPool> Context::pinnedPool() {
+    std::call_once(pinnedOnce_, [this] {
+        if (PinnedPool::budget() == 0) return;
+        unsigned slot = Backends::instance().primarySlot();
+        pinned_ = std::make_shared<PinnedPool>(backend(slot), Device::instance()->slots()[slot].device);
+    });
+    return pinned_;
 }
 
 void Context::addDestructor(Destructor fn, void* userData) {

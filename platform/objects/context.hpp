@@ -13,6 +13,7 @@ namespace hetero {
 
 struct SplitResources;  // platform/split/resources.hpp
 struct UnifiedResources;  // platform/split/unified_split.cpp
+class PinnedPool;         // platform/memory/pinned_pool.hpp
 
 class Context : public ApiObject<_cl_context, Kind::Context> {
 public:
@@ -37,6 +38,9 @@ public:
     MemoryModel memoryModel() const { return memory_.model; }
     // The unified engine's per-context queues, created on first use.
     UnifiedResources& unifiedResources();
+    // Page-locked memory for host copies in discrete memory, pinned through the primary (GPU)
+    // slot; null when the budget is 0. Shared: blocks in use keep it after the context goes.
+    std::shared_ptr<PinnedPool> pinnedPool();
 
 protected:
     ~Context() override;
@@ -54,6 +58,8 @@ private:
     MemoryModelChoice memory_;
     std::once_flag unifiedOnce_;
     std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)> unified_{nullptr, nullptr};
+    std::once_flag pinnedOnce_;
+    std::shared_ptr<PinnedPool> pinned_;
 };
 
 // A context argument of an entry point, validated (CL_INVALID_CONTEXT).

@@ -7,6 +7,7 @@
 #include "platform/objects/platform.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 namespace hetero::counters {
@@ -20,7 +21,9 @@ static_assert(BytesHostToDevice == CL_HETERO_BYTES_HOST_TO_DEVICE && BytesDevice
                   BytesBetweenDevices == CL_HETERO_BYTES_BETWEEN_DEVICES && Merges == CL_HETERO_MERGES &&
                   LaunchesWhole == CL_HETERO_LAUNCHES_WHOLE && LaunchesSplitDiscrete == CL_HETERO_LAUNCHES_SPLIT_DISCRETE &&
                   LaunchesSplitUnified == CL_HETERO_LAUNCHES_SPLIT_UNIFIED && WorkGroupsTotal == CL_HETERO_WORK_GROUPS_TOTAL &&
-                  WorkGroupsCpu == CL_HETERO_WORK_GROUPS_CPU,
+                  WorkGroupsCpu == CL_HETERO_WORK_GROUPS_CPU && NsHostToDevice == CL_HETERO_NS_HOST_TO_DEVICE &&
+                  NsDeviceToHost == CL_HETERO_NS_DEVICE_TO_HOST && PinnedBytesAllocated == CL_HETERO_PINNED_BYTES_ALLOCATED &&
+                  PinnedReuses == CL_HETERO_PINNED_REUSES && HostCopiesUnpinned == CL_HETERO_HOST_COPIES_UNPINNED,
               "the extension's indices are the counters' own");
 
 // Logs every counter when the library goes (exit, or unload by the loader).
@@ -33,6 +36,14 @@ struct LogAtExit {
             line += (c ? " " : "") + std::string(name(counter)) + "=" + std::to_string(get(counter));
         }
         HETERO_LOG(Info, "counters: %s", line.c_str());
+        auto rate = [](Counter bytes, Counter ns) {
+            double b = double(get(bytes)), t = double(get(ns));
+            char text[96];
+            snprintf(text, sizeof text, "%.1f MB in %.3f ms (%.2f GB/s)", b / 1e6, t / 1e6, t > 0 ? b / t : 0.0);
+            return std::string(text);
+        };
+        HETERO_LOG(Info, "migrations: host to device %s, device to host %s",
+                   rate(BytesHostToDevice, NsHostToDevice).c_str(), rate(BytesDeviceToHost, NsDeviceToHost).c_str());
     }
 } logAtExit;
 
@@ -45,7 +56,8 @@ uint64_t get(Counter c) { return values[c].load(std::memory_order_relaxed); }
 const char* name(Counter c) {
     static const char* const names[kCount] = {
         "bytes_host_to_device", "bytes_device_to_host", "bytes_between_devices", "merges",  "launches_whole",
-        "launches_split_discrete", "launches_split_unified", "work_groups_total", "work_groups_cpu"};
+        "launches_split_discrete", "launches_split_unified", "work_groups_total", "work_groups_cpu",
+        "ns_host_to_device", "ns_device_to_host", "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned"};
     return c < kCount ? names[c] : "unknown";
 }
 

@@ -20,6 +20,11 @@ enum Counter : unsigned {
     LaunchesSplitUnified,    // launches split by the unified (exclusive partitioning) engine
     WorkGroupsTotal,         // work-groups of every launch
     WorkGroupsCpu,           // of those, run on a CPU-type slot
+    NsHostToDevice,          // time the uploads took (ns)
+    NsDeviceToHost,          // time the downloads took (ns)
+    PinnedBytesAllocated,    // page-locked memory newly pinned for host copies (platform/memory/pinned_pool.hpp)
+    PinnedReuses,            // host copies given a pinned block kept from an earlier buffer
+    HostCopiesUnpinned,      // host copies in ordinary memory because pinning failed or the budget was spent
     kCount
 };
 

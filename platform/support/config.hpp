@@ -10,6 +10,7 @@
 //   split_build   HETERO_SPLIT_BUILD when split variants are compiled: lazy (default), eager (platform/split/config.hpp)
 //   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
 //                                    (platform/split/history_store.hpp)
+//   pinned_budget HETERO_PINNED_BUDGET bytes of pinned host memory for host copies (platform/memory/pinned_pool.hpp)
 #pragma once
 
 #include <optional>

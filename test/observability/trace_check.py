@@ -20,7 +20,8 @@ WORK_GROUPS = 4096 + 4096 + 1 + 4 * 5 * 64
 MIB = 1 << 20
 COUNTERS = ("bytes_host_to_device", "bytes_device_to_host", "bytes_between_devices", "merges",
             "launches_whole", "launches_split_discrete", "launches_split_unified",
-            "work_groups_total", "work_groups_cpu")
+            "work_groups_total", "work_groups_cpu", "ns_host_to_device", "ns_device_to_host",
+            "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned")
 
 
 def run(program, env):
@@ -146,8 +147,12 @@ def check_trace(path, slots, stderr, split=False):
     queues = {lane(e) for e in queue_spans}
     check(len(queues) >= 5, "the five queues have lanes (%s)" % sorted(queues))
     migrations = [e for e in spans if lane(e) == "migrations"]
-    check(any(e["name"] == "download" and e["args"].get("bytes") == MIB for e in migrations),
-          "the map's download of 1 MiB is on a 'migrations' lane")
+    # Two slots: the map finds the host copy current, as it is the CPU slot's copy (platform/memory/
+    # storage.hpp), where the application's write landed and the launches ran (or, split, into which
+    # the split streamed its results back): nothing to download. One slot: the map downloads.
+    if slots == 1:
+        check(any(e["name"] == "download" and e["args"].get("bytes") == MIB for e in migrations),
+              "the map's download of 1 MiB is on a 'migrations' lane")
 
     counter_events = [e for e in events if e.get("name") == "hetero counters"]
     if check(len(counter_events) == 1, "one 'hetero counters' event"):
@@ -159,7 +164,8 @@ def check_trace(path, slots, stderr, split=False):
             check(values.get("launches_whole") == sum(LAUNCHES.values()), "launches_whole in the trace")
         check(values.get("work_groups_total") == WORK_GROUPS, "work_groups_total in the trace")
         check(values.get("work_groups_cpu") == cpu, "work_groups_cpu in the trace")
-        check(values.get("bytes_device_to_host", 0) >= MIB, "the map's download is counted")
+        if slots == 1:
+            check(values.get("bytes_device_to_host", 0) >= MIB, "the map's download is counted")
         downloads = sum(e["args"].get("bytes", 0) for e in migrations if e["name"] == "download")
         uploads = sum(e["args"].get("bytes", 0) for e in migrations if e["name"] == "upload")
         check(values.get("bytes_device_to_host") == downloads, "downloads drawn = counted")

@@ -22,7 +22,12 @@ extern "C" {
 #define CL_HETERO_LAUNCHES_SPLIT_UNIFIED    6
 #define CL_HETERO_WORK_GROUPS_TOTAL         7
 #define CL_HETERO_WORK_GROUPS_CPU           8
-#define CL_HETERO_COUNTER_COUNT             9
+#define CL_HETERO_NS_HOST_TO_DEVICE         9   /* time of the uploads counted in BYTES_HOST_TO_DEVICE */
+#define CL_HETERO_NS_DEVICE_TO_HOST         10  /* time of the downloads counted in BYTES_DEVICE_TO_HOST */
+#define CL_HETERO_PINNED_BYTES_ALLOCATED    11  /* page-locked memory pinned for host copies */
+#define CL_HETERO_PINNED_REUSES             12  /* host copies that reused a kept pinned block */
+#define CL_HETERO_HOST_COPIES_UNPINNED      13  /* host copies in ordinary memory (pinning failed, budget spent) */
+#define CL_HETERO_COUNTER_COUNT             14
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when

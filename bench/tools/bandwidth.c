@@ -1,0 +1,241 @@
+// GPU <-> host bandwidth on one OpenCL platform: natively, from ordinary memory and from pinned
+// memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped), and through Hetero's migrations (a host write
+// brought to the GPU slot by a launch there, a GPU write brought to the host, which is the CPU
+// slot's copy, by a map). bench/tools/bandwidth.py runs it natively and through Hetero side by side.
+//
+//   bandwidth [--platform NAME] [--sizes MB,MB,...] [--reps R] [--modes LIST] [--list]
+//
+// --platform: part of the platform's name (default: the first platform); its first GPU device, else
+// its first device. --sizes in MiB (default 1,2,4,8,16,32,64,128,256). --modes: comma separated among
+// "ordinary,pinned" (native transfers, blocking clEnqueueWrite/ReadBuffer) and "hetero" (the
+// platform must be Hetero: migrations, timed by Hetero's own counters, cl_ext_hetero.h; launches
+// should run on the GPU slot, HETERO_RUN_ON=gpu, and unsplit). Default: ordinary,pinned, or hetero
+// on Hetero. One line per mode, direction and size (the median of R repetitions after one warm-up):
+//   bandwidth platform="..." mode=pinned direction=h2d bytes=1048576 ms=0.031 gbps=33.8
+// For mode=hetero, ms and gbps are Hetero's time for the migration itself (counters ns_host_to_device,
+// ns_device_to_host), wall_ms the whole command that caused it (launch or map included).
+// Build: part of the CMake build (build/bench/bandwidth), or gcc -O2 -Iplatform/include
+// bench/tools/bandwidth.c -lOpenCL.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext_hetero.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void check(cl_int err, const char* what) {
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "bandwidth: %s failed: %d\n", what, err);
+        exit(1);
+    }
+}
+
+static int compareDoubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double* v, int n) {
+    qsort(v, n, sizeof *v, compareDoubles);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void report(const char* platform, const char* mode, const char* direction, size_t bytes, double seconds,
+                   double wallSeconds) {
+    printf("bandwidth platform=\"%s\" mode=%s direction=%s bytes=%zu ms=%.3f gbps=%.2f", platform, mode, direction, bytes,
+           seconds * 1e3, seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+    if (wallSeconds >= 0) printf(" wall_ms=%.3f", wallSeconds * 1e3);
+    printf("\n");
+    fflush(stdout);
+}
+
+struct Setup {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    char name[256];
+};
+
+// Native transfers between a device buffer and `host` (ordinary or pinned memory).
+static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
+    cl_int err = CL_SUCCESS;
+    cl_mem device = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    check(err, "clCreateBuffer");
+    cl_mem pinned = NULL;
+    void* host = NULL;
+    if (strcmp(mode, "pinned") == 0) {
+        pinned = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+        check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+        host = clEnqueueMapBuffer(s->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        check(err, "clEnqueueMapBuffer");
+    } else if (posix_memalign(&host, 4096, bytes) != 0) {
+        check(CL_OUT_OF_HOST_MEMORY, "posix_memalign");
+    }
+    memset(host, 1, bytes);
+    double* t = malloc(sizeof(double) * (reps + 1));
+    for (int direction = 0; direction < 2; ++direction) {
+        for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
+            double t0 = now();
+            if (direction == 0)
+                check(clEnqueueWriteBuffer(s->queue, device, CL_TRUE, 0, bytes, host, 0, NULL, NULL), "clEnqueueWriteBuffer");
+            else
+                check(clEnqueueReadBuffer(s->queue, device, CL_TRUE, 0, bytes, host, 0, NULL, NULL), "clEnqueueReadBuffer");
+            if (r) t[r - 1] = now() - t0;
+        }
+        report(s->name, mode, direction == 0 ? "h2d" : "d2h", bytes, median(t, reps), -1);
+    }
+    free(t);
+    if (pinned) {
+        check(clEnqueueUnmapMemObject(s->queue, pinned, host, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+        clFinish(s->queue);
+        clReleaseMemObject(pinned);
+    } else {
+        free(host);
+    }
+    clReleaseMemObject(device);
+}
+
+// Through Hetero: h2d = the host writes the whole buffer (a map), then a launch on the GPU slot
+// brings it there; d2h = a launch there writes it, then a map for reading brings it to the host
+// copy (which is also the CPU slot's copy). Hetero's counters time the migration itself.
+static void hetero(struct Setup* s, size_t bytes, int reps) {
+    clGetHeteroCountersEXT_fn counters =
+        (clGetHeteroCountersEXT_fn)clGetExtensionFunctionAddressForPlatform(s->platform, "clGetHeteroCountersEXT");
+    if (!counters) {
+        fprintf(stderr, "bandwidth: mode hetero needs the Hetero platform\n");
+        exit(1);
+    }
+    static const char* source = "__kernel void touch(__global int* b) { b[0] += 1; }";
+    cl_int err = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(s->context, 1, &source, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &s->device, "", NULL, NULL), "clBuildProgram");
+    cl_kernel touch = clCreateKernel(program, "touch", &err);
+    check(err, "clCreateKernel");
+    cl_mem buffer = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    check(err, "clCreateBuffer");
+    check(clSetKernelArg(touch, 0, sizeof buffer, &buffer), "clSetKernelArg");
+    size_t one = 1;
+    double* t = malloc(sizeof(double) * (reps + 1));
+    double* wall = malloc(sizeof(double) * (reps + 1));
+    cl_ulong before[CL_HETERO_COUNTER_COUNT], after[CL_HETERO_COUNTER_COUNT];
+    for (int direction = 0; direction < 2; ++direction) {
+        const int bytesCounter = direction == 0 ? CL_HETERO_BYTES_HOST_TO_DEVICE : CL_HETERO_BYTES_DEVICE_TO_HOST;
+        const int nsCounter = direction == 0 ? CL_HETERO_NS_HOST_TO_DEVICE : CL_HETERO_NS_DEVICE_TO_HOST;
+        int measured = 0;
+        for (int r = 0; r <= reps; ++r) {
+            // The setup of this repetition: the host writes (h2d) or the GPU slot writes (d2h).
+            if (direction == 0) {
+                void* p = clEnqueueMapBuffer(s->queue, buffer, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes, 0, NULL,
+                                             NULL, &err);
+                check(err, "clEnqueueMapBuffer");
+                memset(p, r & 0xff, bytes);
+                check(clEnqueueUnmapMemObject(s->queue, buffer, p, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+            } else {
+                check(clEnqueueNDRangeKernel(s->queue, touch, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+            }
+            check(clFinish(s->queue), "clFinish");
+            counters(s->platform, CL_HETERO_COUNTER_COUNT, before, NULL);
+            double t0 = now();
+            if (direction == 0) {
+                check(clEnqueueNDRangeKernel(s->queue, touch, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+                check(clFinish(s->queue), "clFinish");
+            } else {
+                void* p = clEnqueueMapBuffer(s->queue, buffer, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, NULL, &err);
+                check(err, "clEnqueueMapBuffer");
+                check(clEnqueueUnmapMemObject(s->queue, buffer, p, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+                check(clFinish(s->queue), "clFinish");
+            }
+            double elapsed = now() - t0;
+            counters(s->platform, CL_HETERO_COUNTER_COUNT, after, NULL);
+            if (after[bytesCounter] - before[bytesCounter] != bytes) {
+                fprintf(stderr, "bandwidth: hetero %s moved %llu bytes, not %zu (is the launch on the GPU slot?)\n",
+                        direction == 0 ? "h2d" : "d2h", (unsigned long long)(after[bytesCounter] - before[bytesCounter]),
+                        bytes);
+                continue;
+            }
+            if (r == 0) continue;  // warm-up
+            t[measured] = (after[nsCounter] - before[nsCounter]) * 1e-9;
+            wall[measured] = elapsed;
+            ++measured;
+        }
+        if (measured) report(s->name, "hetero", direction == 0 ? "h2d" : "d2h", bytes, median(t, measured), median(wall, measured));
+    }
+    free(t);
+    free(wall);
+    clReleaseMemObject(buffer);
+    clReleaseKernel(touch);
+    clReleaseProgram(program);
+}
+
+int main(int argc, char** argv) {
+    const char* want = NULL;
+    const char* sizes = "1,2,4,8,16,32,64,128,256";
+    const char* modes = NULL;
+    int reps = 5, listOnly = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) want = argv[++i];
+        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) sizes = argv[++i];
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc) modes = argv[++i];
+        else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
+        else {
+            fprintf(stderr, "usage: %s [--platform NAME] [--sizes MB,...] [--reps R] [--modes ordinary,pinned,hetero] [--list]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1) reps = 1;
+    cl_platform_id ps[16];
+    cl_uint n = 0;
+    clGetPlatformIDs(16, ps, &n);
+    struct Setup s = {0};
+    for (cl_uint i = 0; i < n; ++i) {
+        char name[256] = "";
+        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        if (listOnly) printf("%s\n", name);
+        if (!s.platform && (!want || strstr(name, want))) {
+            s.platform = ps[i];
+            strcpy(s.name, name);
+        }
+    }
+    if (listOnly) return 0;
+    if (!s.platform) {
+        printf("bandwidth: no platform %s\n", want ? want : "at all");
+        return 1;
+    }
+    if (clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_GPU, 1, &s.device, NULL) != CL_SUCCESS &&
+        clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_ALL, 1, &s.device, NULL) != CL_SUCCESS) {
+        printf("bandwidth: platform \"%s\" has no device\n", s.name);
+        return 1;
+    }
+    cl_int err = CL_SUCCESS;
+    s.context = clCreateContext(NULL, 1, &s.device, NULL, NULL, &err);
+    check(err, "clCreateContext");
+    s.queue = clCreateCommandQueueWithProperties(s.context, s.device, NULL, &err);
+    check(err, "clCreateCommandQueueWithProperties");
+    const int isHetero = strcmp(s.name, "Hetero") == 0;
+    if (!modes) modes = isHetero ? "hetero" : "ordinary,pinned";
+    for (const char* p = sizes; *p;) {
+        size_t bytes = (size_t)(strtod(p, NULL) * 1024 * 1024);
+        if (bytes) {
+            if (strstr(modes, "ordinary")) native(&s, "ordinary", bytes, reps);
+            if (strstr(modes, "pinned")) native(&s, "pinned", bytes, reps);
+            if (strstr(modes, "hetero")) hetero(&s, bytes, reps);
+        }
+        p = strchr(p, ',');
+        if (!p) break;
+        ++p;
+    }
+    clReleaseCommandQueue(s.queue);
+    clReleaseContext(s.context);
+    return 0;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""GPU <-> host bandwidth natively and through Hetero's migrations, side by side, in one command.
+
+    bench/tools/bandwidth.py [--build build] [--sizes 1,2,4,...,256] [--reps 5]
+
+Runs build/bench/bandwidth (bench/tools/bandwidth.c) in three configurations and prints one
+Markdown table per direction (host to GPU, GPU to host), GB/s per size in MiB:
+
+- `native ordinary`, `native pinned`: the machine's own GPU platform (NVIDIA; PoCL without one),
+  blocking clEnqueueWrite/ReadBuffer from page-aligned ordinary memory and from a mapped
+  CL_MEM_ALLOC_HOST_PTR buffer;
+- `Hetero`: the build's Hetero over the GPU and the CPU (without a GPU: two PoCL slots in discrete
+  memory, the first standing for the GPU), launches held to the GPU slot and unsplit
+  (HETERO_RUN_ON=gpu, HETERO_SPLIT=off): a host write brought to the GPU by a launch there, a GPU
+  write brought to the host copy (the CPU slot's copy) by a map; timed by Hetero's counters
+  (ns_host_to_device, ns_device_to_host), the command's wall time beside it;
+- `Hetero unpinned`: the same with HETERO_PINNED_BUDGET=0 (host copies in ordinary memory).
+
+The last column is Hetero's share of native pinned bandwidth (issue 16's target: at least 80 %).
+HETERO_* variables of the caller are not passed on (bench/runner/configs.py).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from runner.configs import Config  # noqa: E402  (the bench runner's environments)
+
+LINE = re.compile(r'^bandwidth platform="[^"]*" mode=(\S+) direction=(\S+) bytes=(\d+) ms=([0-9.]+) '
+                  r'gbps=([0-9.]+)(?: wall_ms=([0-9.]+))?$')
+
+
+def configs_for(native_platform):
+    """(column name, Config, modes) for the machine."""
+    held = {"HETERO_RUN_ON": "gpu", "HETERO_SPLIT": "off"}
+    if native_platform != "NVIDIA":
+        held.update({"HETERO_DEVICES": "pocl:0,pocl:0", "HETERO_MEMORY": "discrete"})
+    native = Config("native", "native " + native_platform, native_platform, "gpu")
+    return [
+        (None, native, "ordinary,pinned"),
+        ("Hetero", Config("hetero", "Hetero", "Hetero", "all", hetero=True, env=held), "hetero"),
+        ("Hetero unpinned", Config("hetero-unpinned", "Hetero, HETERO_PINNED_BUDGET=0", "Hetero", "all",
+                                   hetero=True, env=dict(held, HETERO_PINNED_BUDGET="0")), "hetero"),
+    ]
+
+
+def native_platform(tool):
+    listed = subprocess.run([tool, "--list"], capture_output=True, text=True,
+                            env=Config("n", "", "", "").environment(os.environ, "."))
+    return "NVIDIA" if "NVIDIA" in listed.stdout else "Portable"
+
+
+def run(tool, config, modes, build, sizes, reps):
+    """{(column, direction, bytes): (gbps, wall_ms or None)}"""
+    command = [tool, "--platform", config.platform, "--modes", modes, "--sizes", sizes, "--reps", str(reps)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=3600,
+                          env=config.environment(os.environ, build))
+    found = {}
+    for line in done.stdout.splitlines():
+        m = LINE.match(line.strip())
+        if m:
+            wall = float(m.group(6)) if m.group(6) else None
+            found[(m.group(1), m.group(2), int(m.group(3)))] = (float(m.group(5)), wall)
+    if done.returncode != 0 or not found:
+        sys.stderr.write("%s: exit %d\n%s%s" % (config.name, done.returncode, done.stdout[-2000:],
+                                                done.stderr[-2000:]))
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default="build", help="the build directory (default: build)")
+    parser.add_argument("--sizes", default="1,2,4,8,16,32,64,128,256", help="MiB, comma separated")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions per size (median)")
+    args = parser.parse_args()
+    tool = os.path.join(os.path.abspath(args.build), "bench", "bandwidth")
+    if not os.path.exists(tool):
+        sys.exit("%s is missing: build the project first (cmake --build %s)" % (tool, args.build))
+    native = native_platform(tool)
+    columns = []  # (title, key in results)
+    results = {}
+    for title, config, modes in configs_for(native):
+        found = run(tool, config, modes, args.build, args.sizes, args.reps)
+        for (mode, direction, size), value in found.items():
+            column = title or "native %s" % mode
+            results[(column, direction, size)] = value
+            if column not in columns:
+                columns.append(column)
+        sys.stderr.write("%s done\n" % config.name)
+    sizes = sorted({size for (_, _, size) in results})
+    native_pinned = "native pinned"
+    print("GB/s, median of %d repetitions; native = %s. Hetero: its migration's own time (the whole "
+          "command's wall time, launch or map included, in brackets)." % (args.reps, native))
+    for direction, label in (("h2d", "host to GPU"), ("d2h", "GPU to host")):
+        print("")
+        print("**%s**" % label)
+        print("")
+        print("| MiB | " + " | ".join(columns) + " | Hetero / native pinned |")
+        print("|---:|" + "---:|" * (len(columns) + 1))
+        for size in sizes:
+            cells = []
+            for c in columns:
+                v = results.get((c, direction, size))
+                if not v:
+                    cells.append("n/a")
+                elif v[1] is not None:
+                    wall = size / (v[1] * 1e-3) / 1e9 if v[1] > 0 else 0
+                    cells.append("%.2f (%.2f)" % (v[0], wall))
+                else:
+                    cells.append("%.2f" % v[0])
+            h, p = results.get(("Hetero", direction, size)), results.get((native_pinned, direction, size))
+            share = "%.0f %%" % (100 * h[0] / p[0]) if h and p and p[0] > 0 else "n/a"
+            print("| %g | %s | %s |" % (size / 1048576.0, " | ".join(cells), share))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+#include "platform/memory/pinned_pool.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/observe/counters.hpp"
+#include "platform/support/config.hpp"
+#include "platform/support/log.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace hetero {
+namespace {
+
+std::atomic<uint64_t> pinnedTotal{0};
+
+// "0", "off", "512M", "8G", "1073741824": bytes (K, M, G, T are powers of 1024). -1 if not understood.
+int64_t parseBytes(const std::string& text) {
+    if (text == "off" || text == "none") return 0;
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || v < 0) return -1;
+    std::string unit(end);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+    double scale = 1;
+    if (unit.size() == 1) {
+        switch (std::toupper(static_cast<unsigned char>(unit[0]))) {
+        case 'K': scale = 1024.0; break;
+        case 'M': scale = 1024.0 * 1024; break;
+        case 'G': scale = 1024.0 * 1024 * 1024; break;
+        case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return -1;
+        }
+    } else if (!unit.empty()) {
+        return -1;
+    }
+    return static_cast<int64_t>(v * scale);
+}
+
+uint64_t defaultBudget() {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) return uint64_t{1} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize) / 4;
+}
+
+}  // namespace
+
+uint64_t PinnedPool::budget() {
+    static const uint64_t value = [] {
+        auto v = config::get("HETERO_PINNED_BUDGET", "pinned_budget");
+        if (!v || v->empty() || *v == "auto") return defaultBudget();
+        int64_t bytes = parseBytes(*v);
+        if (bytes < 0) {
+            HETERO_LOG(Warn, "HETERO_PINNED_BUDGET=%s not understood (bytes, with K/M/G/T, or off); using the default",
+                       v->c_str());
+            return defaultBudget();
+        }
+        return static_cast<uint64_t>(bytes);
+    }();
+    return value;
+}
+
+uint64_t PinnedPool::pinnedBytes() { return pinnedTotal.load(); }
+
+size_t PinnedPool::sizeClass(size_t bytes) {
+    constexpr size_t minimum = 4096;
+    if (bytes <= minimum) return minimum;
+    size_t power = minimum;
+    while (power * 2 < bytes) power *= 2;  // power < bytes <= 2 * power
+    for (size_t quarters = 5; quarters <= 8; ++quarters) {
+        size_t c = power / 4 * quarters;
+        if (c >= bytes) return c;
+    }
+    return power * 2;
+}
+
+PinnedPool::PinnedPool(cl_context context, cl_device_id device) : context_(context), device_(device) {
+    BACKEND(context_, clRetainContext)(context_);
+}
+
+PinnedPool::~PinnedPool() {
+    // Every block was given back (each holder keeps the pool alive); no blocking call: this may run
+    // on a backend's callback thread, from the destructor callback of the last buffer on a block.
+    for (auto& [size, blocks] : kept_)
+        for (const Block& b : blocks) unpin(b);
+    if (queue_) BACKEND(queue_, clReleaseCommandQueue)(queue_);
+    BACKEND(context_, clReleaseContext)(context_);
+}
+
+PinnedPool::Block PinnedPool::pin(size_t classBytes) {
+    cl_int err = CL_SUCCESS;
+    if (!queue_) {
+        queue_ = BACKEND(context_, clCreateCommandQueue)(context_, device_, 0, &err);
+        if (!queue_) return {};
+    }
+    cl_mem buffer = BACKEND(context_, clCreateBuffer)(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, classBytes,
+                                                      nullptr, &err);
+    if (!buffer) return {};
+    void* p = BACKEND(queue_, clEnqueueMapBuffer)(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, 0,
+                                                  nullptr, nullptr, &err);
+    if (!p) {
+        BACKEND(buffer, clReleaseMemObject)(buffer);
+        return {};
+    }
+    return {buffer, static_cast<unsigned char*>(p), classBytes};
+}
+
+void PinnedPool::unpin(const Block& b) {
+    BACKEND(queue_, clEnqueueUnmapMemObject)(queue_, b.buffer, b.data, 0, nullptr, nullptr);
+    BACKEND(queue_, clFlush)(queue_);
+    BACKEND(b.buffer, clReleaseMemObject)(b.buffer);  // the backend frees it once the unmap is done
+    pinnedTotal -= b.bytes;
+}
+
+bool PinnedPool::reserve(size_t classBytes) {
+    const uint64_t limit = budget();
+    if (classBytes > limit) return false;
+    // Kept blocks go first when the budget is short, largest first: they may never be asked for again.
+    for (;;) {
+        if (pinnedTotal.fetch_add(classBytes) + classBytes <= limit) return true;
+        pinnedTotal -= classBytes;
+        auto it = std::find_if(kept_.rbegin(), kept_.rend(), [](const auto& k) { return !k.second.empty(); });
+        if (it == kept_.rend()) return false;
+        unpin(it->second.back());
+        it->second.pop_back();
+    }
+}
+
+PinnedPool::Block PinnedPool::take(size_t bytes) {
+    const size_t classBytes = sizeClass(bytes);
+    std::lock_guard lock(mutex_);
+    auto it = kept_.find(classBytes);
+    if (it != kept_.end() && !it->second.empty()) {
+        Block b = it->second.back();
+        it->second.pop_back();
+        counters::add(counters::PinnedReuses);
+        return b;
+    }
+    if (!reserve(classBytes)) return {};
+    Block b = pin(classBytes);
+    if (!b) {
+        pinnedTotal -= classBytes;
+        return {};
+    }
+    counters::add(counters::PinnedBytesAllocated, classBytes);
+    return b;
+}
+
+void PinnedPool::give(const Block& block) {
+    std::lock_guard lock(mutex_);
+    kept_[block.bytes].push_back(block);
+}
+
+}  // namespace hetero

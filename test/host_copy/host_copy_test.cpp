@@ -1,0 +1,252 @@
+// The host copy of a buffer is the CPU slot's copy, in pinned memory from a pool (test/host_copy/
+// CMakeLists.txt has the configurations): what the host writes reaches the CPU slot without a
+// transfer, pinned blocks are reused, a spent budget falls back to ordinary memory, and every
+// result stays right whichever slot computes it.
+#include "cl_test.hpp"
+
+#include <CL/cl_ext_hetero.h>
+
+#include <array>
+#include <chrono>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <thread>
+
+namespace {
+
+using Counters = std::array<cl_ulong, CL_HETERO_COUNTER_COUNT>;
+
+Counters counters(cl_platform_id platform) {
+    auto get = reinterpret_cast<clGetHeteroCountersEXT_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
+    REQUIRE(get != nullptr);
+    Counters c{};
+    cl_uint n = 0;
+    REQUIRE(get(platform, CL_HETERO_COUNTER_COUNT, c.data(), &n) == CL_SUCCESS);
+    REQUIRE(n >= CL_HETERO_COUNTER_COUNT);
+    return c;
+}
+
+// The counters once nothing moves any more: a split launch of an earlier test may still be
+// streaming its results back after its event completed, and released buffers go back to the pool
+// when the backend says they are gone.
+Counters quietCounters(cl_platform_id platform) {
+    Counters last = counters(platform);
+    for (int i = 0; i < 100; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        Counters now = counters(platform);
+        if (now == last) return now;
+        last = now;
+    }
+    return last;
+}
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+bool onCpuSlot() { return env("HETERO_RUN_ON") == "1"; }
+bool smallBudget() { return !env("HETERO_PINNED_BUDGET").empty(); }
+
+constexpr size_t kN = 256 * 1024;  // 1 MiB of ints: pinned (HostMemory::kPinFrom is 64 KiB)
+constexpr size_t kBytes = kN * sizeof(cl_int);
+
+const char* kSource = R"(
+    __kernel void affine(__global const int* x, __global int* y, int a, int b) {
+        size_t i = get_global_id(0);
+        y[i] = a * x[i] + b;
+    }
+    __kernel void addTo(__global int* y, __global const int* x) {
+        size_t i = get_global_id(0);
+        y[i] += x[i];
+    }
+)";
+
+struct Program {
+    cltest::Env& env;
+    cl_program program;
+    cl_kernel affine, addTo;
+    explicit Program(cltest::Env& e) : env(e), program(e.build(kSource)) {
+        affine = env.kernel(program, "affine");
+        addTo = env.kernel(program, "addTo");
+    }
+    ~Program() {
+        clReleaseKernel(affine);
+        clReleaseKernel(addTo);
+        clReleaseProgram(program);
+    }
+    void runAffine(cl_mem x, cl_mem y, cl_int a, cl_int b) {
+        cltest::setArg(affine, 0, x), cltest::setArg(affine, 1, y), cltest::setArg(affine, 2, a), cltest::setArg(affine, 3, b);
+        size_t global = kN, local = 64;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, affine, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    }
+    void runAddTo(cl_mem y, cl_mem x) {
+        cltest::setArg(addTo, 0, y), cltest::setArg(addTo, 1, x);
+        size_t global = kN, local = 64;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, addTo, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    }
+};
+
+cl_int* mapAll(cltest::Env& env, cl_mem m, cl_map_flags flags, size_t bytes = kBytes) {
+    cl_int err = CL_SUCCESS;
+    auto* p = static_cast<cl_int*>(clEnqueueMapBuffer(env.queue, m, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &err));
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(p != nullptr);
+    return p;
+}
+
+void unmap(cltest::Env& env, cl_mem m, void* p) {
+    REQUIRE(clEnqueueUnmapMemObject(env.queue, m, p, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+}
+
+}  // namespace
+
+TEST_CASE("the CPU slot computes in the host copy: host writes and reads move nothing") {
+    if (!onCpuSlot()) return;
+    cltest::Env env;
+    Program prog(env);
+    cl_mem x = env.buffer(CL_MEM_READ_WRITE, kBytes), y = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    cl_int* p = mapAll(env, x, CL_MAP_WRITE_INVALIDATE_REGION);
+    std::iota(p, p + kN, -5000);
+    unmap(env, x, p);
+    Counters before = quietCounters(env.platform);
+    prog.runAffine(x, y, 2, 1);  // on the CPU slot: reads what the host wrote, where it wrote it
+    p = mapAll(env, y, CL_MAP_READ);
+    for (size_t i = 0; i < kN; ++i) REQUIRE(p[i] == 2 * (-5000 + static_cast<cl_int>(i)) + 1);
+    unmap(env, y, p);
+    Counters after = counters(env.platform);
+    CHECK(after[CL_HETERO_BYTES_HOST_TO_DEVICE] == before[CL_HETERO_BYTES_HOST_TO_DEVICE]);
+    CHECK(after[CL_HETERO_BYTES_DEVICE_TO_HOST] == before[CL_HETERO_BYTES_DEVICE_TO_HOST]);
+    clReleaseMemObject(x), clReleaseMemObject(y);
+}
+
+TEST_CASE("a released buffer's pinned block serves the next buffer of its size") {
+    if (smallBudget()) return;
+    cltest::Env env;
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    cl_int* p = mapAll(env, a, CL_MAP_WRITE_INVALIDATE_REGION);
+    p[0] = 1;
+    unmap(env, a, p);
+    REQUIRE(clReleaseMemObject(a) == CL_SUCCESS);
+    Counters before = quietCounters(env.platform);
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE, kBytes - 4096);  // the same size class
+    p = mapAll(env, b, CL_MAP_WRITE_INVALIDATE_REGION, kBytes - 4096);
+    p[0] = 2;
+    unmap(env, b, p);
+    Counters after = counters(env.platform);
+    CHECK(after[CL_HETERO_PINNED_REUSES] == before[CL_HETERO_PINNED_REUSES] + 1);
+    CHECK(after[CL_HETERO_PINNED_BYTES_ALLOCATED] == before[CL_HETERO_PINNED_BYTES_ALLOCATED]);
+    CHECK(after[CL_HETERO_HOST_COPIES_UNPINNED] == before[CL_HETERO_HOST_COPIES_UNPINNED]);
+    REQUIRE(clReleaseMemObject(b) == CL_SUCCESS);
+}
+
+TEST_CASE("a map of a buffer in pinned memory sees what either slot computed, and its writes reach both") {
+    cltest::Env env;
+    Program prog(env);
+    std::vector<cl_int> xs(kN);
+    std::iota(xs.begin(), xs.end(), 7);
+    cl_mem x = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, xs.data());
+    cl_mem y = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    Counters before = counters(env.platform);
+    for (cl_int round = 1; round <= 4; ++round) {  // (alternate: on both slots, as the scheduler places them)
+        prog.runAffine(x, y, round, -round);
+        cl_int* p = mapAll(env, y, CL_MAP_READ | CL_MAP_WRITE);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(p[i] == round * xs[i] - round);
+        for (size_t i = 0; i < kN; i += 7) p[i] = 100 + static_cast<cl_int>(i);
+        unmap(env, y, p);
+        prog.runAddTo(y, x);  // reads the host's writes on the other slot than the affine's
+        auto r = env.read<cl_int>(y, kN);
+        for (size_t i = 0; i < kN; ++i) {
+            cl_int mapped = i % 7 == 0 ? 100 + static_cast<cl_int>(i) : round * xs[i] - round;
+            REQUIRE(r[i] == mapped + xs[i]);
+        }
+    }
+    Counters after = counters(env.platform);
+    if (!smallBudget()) CHECK(after[CL_HETERO_PINNED_BYTES_ALLOCATED] + after[CL_HETERO_PINNED_REUSES] >
+                              before[CL_HETERO_PINNED_BYTES_ALLOCATED] + before[CL_HETERO_PINNED_REUSES]);
+    clReleaseMemObject(x), clReleaseMemObject(y);
+}
+
+TEST_CASE("a host write, then launches on both slots, then host reads: right in pinned and ordinary memory") {
+    cltest::Env env;
+    Program prog(env);
+    // Eight buffers of 1 MiB live at once: with HETERO_PINNED_BUDGET=2M the budget is spent after
+    // the second host copy, so the later ones are ordinary memory.
+    constexpr int kBuffers = 8;
+    std::vector<cl_mem> xs, ys;
+    std::vector<cl_int> host(kN);
+    Counters before = counters(env.platform);
+    for (int b = 0; b < kBuffers; ++b) {
+        xs.push_back(env.buffer(CL_MEM_READ_WRITE, kBytes));
+        ys.push_back(env.buffer(CL_MEM_READ_WRITE, kBytes));
+        std::iota(host.begin(), host.end(), b * 1000);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, xs[b], CL_FALSE, 0, kBytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        cl_int* p = mapAll(env, ys[b], CL_MAP_WRITE_INVALIDATE_REGION);
+        std::fill(p, p + kN, b);
+        unmap(env, ys[b], p);
+    }
+    for (int round = 0; round < 3; ++round)
+        for (int b = 0; b < kBuffers; ++b) prog.runAddTo(ys[b], xs[b]);
+    for (int b = 0; b < kBuffers; ++b) {
+        auto r = env.read<cl_int>(ys[b], kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == b + 3 * (b * 1000 + static_cast<cl_int>(i)));
+    }
+    Counters after = counters(env.platform);
+    if (smallBudget()) {
+        CHECK(after[CL_HETERO_HOST_COPIES_UNPINNED] > before[CL_HETERO_HOST_COPIES_UNPINNED]);
+        CHECK(after[CL_HETERO_PINNED_BYTES_ALLOCATED] - before[CL_HETERO_PINNED_BYTES_ALLOCATED] <= 2u * 1024 * 1024);
+    } else {
+        CHECK(after[CL_HETERO_HOST_COPIES_UNPINNED] == before[CL_HETERO_HOST_COPIES_UNPINNED]);
+    }
+    for (int b = 0; b < kBuffers; ++b) clReleaseMemObject(xs[b]), clReleaseMemObject(ys[b]);
+}
+
+TEST_CASE("an input the host rewrites between launches is read afresh by every launch, on every slot") {
+    cltest::Env env;
+    Program prog(env);
+    cl_mem x = env.buffer(CL_MEM_READ_ONLY, kBytes);
+    std::vector<cl_mem> ys;
+    std::vector<std::vector<cl_int>> inputs;
+    // No wait between a write and the launches around it: each whole write goes into the host copy
+    // (the CPU slot's) and on to slot 0 in the background, while the launch before it may still
+    // read the old contents on either slot (or split across both).
+    for (cl_int round = 0; round < 6; ++round) {
+        inputs.emplace_back(kN);
+        std::iota(inputs.back().begin(), inputs.back().end(), round * 100000);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, kBytes, inputs.back().data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        ys.push_back(env.buffer(CL_MEM_READ_WRITE, kBytes));
+        prog.runAffine(x, ys.back(), round + 1, round);
+    }
+    for (cl_int round = 0; round < 6; ++round) {
+        auto r = env.read<cl_int>(ys[round], kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == (round + 1) * inputs[round][i] + round);
+    }
+    clReleaseMemObject(x);
+    for (cl_mem y : ys) clReleaseMemObject(y);
+}
+
+TEST_CASE("a launch moves none of the input the host wrote whole: it is current on both slots already") {
+    cltest::Env env;
+    Program prog(env);
+    // x much larger than what the launch writes, so that moving it would show in the counters
+    // whatever the split sends of y's results.
+    constexpr size_t kBig = 8 * kN;
+    std::vector<cl_int> xs(kBig);
+    std::iota(xs.begin(), xs.end(), 11);
+    cl_mem x = env.buffer(CL_MEM_READ_ONLY, kBig * sizeof(cl_int));
+    cl_mem y = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_TRUE, 0, kBig * sizeof(cl_int), xs.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    Counters before = quietCounters(env.platform);
+    prog.runAffine(x, y, 3, -1);
+    auto r = env.read<cl_int>(y, kN);
+    for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == 3 * xs[i] - 1);
+    Counters after = quietCounters(env.platform);
+    auto moved = [&](int c) { return after[c] - before[c]; };
+    CHECK(moved(CL_HETERO_BYTES_BETWEEN_DEVICES) + moved(CL_HETERO_BYTES_HOST_TO_DEVICE) +
+              moved(CL_HETERO_BYTES_DEVICE_TO_HOST) < kBig * sizeof(cl_int));
+    clReleaseMemObject(x), clReleaseMemObject(y);
+}
