@@ -150,7 +150,7 @@ cl_event Storage::unifiedSettle(unsigned slot, cl_event marker) {
         BACKEND(marker, clRetainEvent)(marker);
         return marker;
     }
-    return eventComplete(marker) ? nullptr : bridge(context_->backend(slot), marker);
+    return eventComplete(marker) ? nullptr : completesWith(context_->backend(slot), marker);
 }
 
 void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
