@@ -82,3 +82,18 @@ TEST_CASE("a deep expression the transform accepts is walked on its own stack, w
     CHECK(k->splittable);
     CHECK(o.variants.source.find("long_sum__hetero_chunk") != std::string::npos);
 }
+
+TEST_CASE("a #line number beyond any integer makes the kernel unsplittable, without an exception",
+          "[transform][hostile]") {
+    // clang rejects the number; the transform's own line arithmetic must not throw on it either.
+    for (const char* number : {"99999999999999999999", "4294967296", "2147483648"}) {
+        const std::string source = std::string("#line ") + number +
+                                   "\n__kernel void after_line(__global int* x) { x[get_global_id(0)] = __LINE__; }\n";
+        INFO(source);
+        tf::ProgramAnalysis a;
+        REQUIRE_NOTHROW(a = tf::analyze({source}, ""));
+        const tf::KernelAnalysis* k = a.find("after_line");
+        if (k) CHECK_FALSE(k->splittable);
+        REQUIRE_NOTHROW(tf::makeVariants({source}, "", a));
+    }
+}
