@@ -23,6 +23,10 @@ constexpr int kUnknown = -4;  // not attributable (loaded from memory, made from
 using Roots = std::set<int>;
 
 constexpr int kMaxCallDepth = 24;
+// Statements and expressions nested deeper than this (e.g. `0+0+...+x` with thousands of terms,
+// which compilers accept) make the kernel unsplittable instead of being walked: the walk recurses
+// once per level, and must not run out of stack on any thread (see large_stack.hpp).
+constexpr int kMaxNesting = 1000;
 
 const char* const kWorkItemFunctions[] = {
     "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_enqueued_local_size",
@@ -141,6 +145,7 @@ struct Effects {
     std::set<std::string> chunkHelpers;
     const std::set<std::string>* userFunctions = nullptr;  // USRs of functions the program declares
     std::vector<std::string> callStack;                    // USRs of the helpers being walked
+    int nesting = 0;                                       // levels of the walk now open, helpers included
 
     void problem(const std::string& p) {
         if (std::find(problems.begin(), problems.end(), p) == problems.end()) problems.push_back(p);
@@ -173,6 +178,20 @@ struct Env {
     }
 };
 
+// One level of the walk, open while it lives; deeper than kMaxNesting, the kernel is refused.
+class Nesting {
+public:
+    explicit Nesting(Effects& fx) : fx_(fx) {
+        if (++fx_.nesting > kMaxNesting)
+            fx_.problem("statements or expressions nest deeper than " + std::to_string(kMaxNesting) + " levels");
+    }
+    ~Nesting() { --fx_.nesting; }
+    bool tooDeep() const { return fx_.nesting > kMaxNesting; }
+
+private:
+    Effects& fx_;
+};
+
 Roots analyzeBody(CXCursor fn, const std::vector<Roots>& bindings, Effects& fx, bool recording, int depth,
                   bool inLoop, size_t callSite, bool& callsRemapped);
 
@@ -186,6 +205,8 @@ public:
     bool callsRemapped = false;
 
     void visit(CXCursor c) {
+        const Nesting level(fx_);
+        if (level.tooDeep()) return;
         const CXCursorKind k = clang_getCursorKind(c);
         if (isExpressionKind(k)) {
             eval(c);
@@ -335,6 +356,8 @@ private:
 
     // Memory designated by an lvalue expression; evaluates (and records reads of) its subexpressions.
     Roots location(CXCursor c) {
+        const Nesting level(fx_);
+        if (level.tooDeep()) return {kUnknown};
         const CXCursorKind k = clang_getCursorKind(c);
         auto kids = exprChildren(c);
         switch (k) {
@@ -381,6 +404,8 @@ private:
     }
 
     Roots eval(CXCursor c) {
+        const Nesting level(fx_);
+        if (level.tooDeep()) return {kUnknown};
         const CXCursorKind k = clang_getCursorKind(c);
         const CXType t = clang_getCursorType(c);
         auto kids = exprChildren(c);

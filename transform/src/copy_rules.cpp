@@ -206,7 +206,12 @@ size_t CopyRules::presumedLine(size_t offset) const {
     }
     const size_t physical = lexed_.lineOf(offset);
     if (!last) return physical;
-    return std::stoul(last->macro) + physical - lexed_.lineOf(last->end) - 1;
+    // Past clang's limit (2147483647) the numbering is the compiler's business: not known. The
+    // digits may not even fit an unsigned long (`#line 99999999999999999999`).
+    constexpr size_t kMaxLine = 2147483647;
+    if (last->macro.size() > 10 || std::stoull(last->macro) > kMaxLine) return 0;
+    const size_t line = std::stoull(last->macro) + physical - lexed_.lineOf(last->end) - 1;
+    return line > kMaxLine ? 0 : line;
 }
 
 bool CopyRules::fileNamedBefore(size_t offset) const {

@@ -1,6 +1,7 @@
 // The public entry points: analyze() and makeVariants(), through the cache.
 #include "analyzer.hpp"
 #include "cache.hpp"
+#include "large_stack.hpp"
 #include "parse.hpp"
 #include "transform/transform.hpp"
 #include "variants.hpp"
@@ -57,8 +58,11 @@ const KernelAnalysis* ProgramAnalysis::find(const std::string& kernelName) const
 ProgramAnalysis analyze(const std::vector<std::string>& sources, const std::string& options) {
     const std::string key = detail::cacheKey(sources, options, "analysis");
     if (auto cached = detail::loadAnalysis(key)) return *cached;
-    auto program = detail::parseProgram(sources, options);
-    ProgramAnalysis a = detail::analyzeProgram(*program).analysis;
+    ProgramAnalysis a;
+    detail::runWithLargeStack([&] {
+        auto program = detail::parseProgram(sources, options);
+        a = detail::analyzeProgram(*program).analysis;
+    });
     detail::storeAnalysis(key, a);
     return a;
 }
@@ -75,9 +79,12 @@ Variants makeVariants(const std::vector<std::string>& sources, const std::string
         }
     const std::string key = detail::cacheKey(sources, options, kind);
     if (auto cached = detail::loadVariants(key)) return *cached;
-    auto program = detail::parseProgram(sources, options);
-    const detail::ProgramModel model = detail::analyzeProgram(*program);
-    Variants v = verifiedVariants(*program, model, wanted, options);
+    Variants v;
+    detail::runWithLargeStack([&] {
+        auto program = detail::parseProgram(sources, options);
+        const detail::ProgramModel model = detail::analyzeProgram(*program);
+        v = verifiedVariants(*program, model, wanted, options);
+    });
     detail::storeVariants(key, v);
     return v;
 }
