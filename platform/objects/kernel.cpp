@@ -228,6 +228,8 @@ cl_int Kernel::workGroupInfo(cl_kernel_work_group_info param, size_t size, void*
 
 cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value, size_t* sizeRet) {
     require(index < numArgs_, CL_INVALID_ARG_INDEX);
+    // The backends always have it (Program::build); the application gets it when it asked.
+    if (!program_->argInfoRequested()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     cl_kernel k = backend_[referenceSlot()];
     size_t n = 0;
     cl_int err = BACKEND(k, clGetKernelArgInfo)(k, index, param, 0, nullptr, &n);
