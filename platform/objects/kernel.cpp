@@ -124,9 +124,12 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
         // A memory object for an argument: check it really is a pointer/image/sampler argument.
         cl_kernel_arg_address_qualifier q = 0;
         int ref = referenceSlot();
-        if (arg.mem && BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                                                  sizeof q, &q, nullptr) == CL_SUCCESS)
-            require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
+        bool known = BACKEND(backend_[ref], clGetKernelArgInfo)(backend_[ref], index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                                                sizeof q, &q, nullptr) == CL_SUCCESS;
+        bool pointer = q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+        if (arg.mem && known) require(pointer, CL_INVALID_ARG_VALUE);
+        // A sampler for a buffer argument: the backend would take its sampler for a memory object.
+        if (arg.sampler && known) require(!pointer, CL_INVALID_MEM_OBJECT);
     }
     std::lock_guard lock(argsMutex_);
     args_[index] = std::move(arg);

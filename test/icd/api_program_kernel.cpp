@@ -496,6 +496,13 @@ TEST_CASE("api: a handle that is no memory object is refused for a __global argu
     notAMem.dispatch = *reinterpret_cast<const void* const*>(env.context);  // routed like Hetero's own
     cl_mem fake = reinterpret_cast<cl_mem>(&notAMem);
     CHECK(clSetKernelArg(k, 0, sizeof fake, &fake) == CL_INVALID_MEM_OBJECT);
+    // A sampler is no memory object either (found by the fuzzer with two slots).
+    cl_int err = CL_SUCCESS;
+    cl_sampler sampler = clCreateSampler(env.context, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+    if (err == CL_SUCCESS) {
+        CHECK(clSetKernelArg(k, 0, sizeof sampler, &sampler) == CL_INVALID_MEM_OBJECT);
+        clReleaseSampler(sampler);
+    }
     // NULL stays a valid value for a buffer argument; an int argument still takes any int.
     cl_mem none = nullptr;
     CHECK(clSetKernelArg(k, 0, sizeof none, &none) == CL_SUCCESS);
