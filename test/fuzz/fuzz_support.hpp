@@ -63,12 +63,15 @@ private:
     std::vector<cl_int> codes_;
 };
 
-[[noreturn]] inline void failRun(unsigned thread, uint64_t op, const std::string& what) {
+// Ends the run. From a worker thread at once (_Exit: other threads are still calling); at the end,
+// with every thread joined, through exit() so that LeakSanitizer, if present, reports what leaked.
+[[noreturn]] inline void failRun(unsigned thread, uint64_t op, const std::string& what, bool atEnd = false) {
     std::fprintf(stderr, "api_fuzz: FAILED (seed %llu, thread %u, operation %llu): %s\n"
                          "api_fuzz: repeat with HETERO_FUZZ_SEED=%llu (HETERO_FUZZ_THREADS=1 for one schedule)\n",
                  static_cast<unsigned long long>(runSeed.load()), thread, static_cast<unsigned long long>(op),
                  what.c_str(), static_cast<unsigned long long>(runSeed.load()));
     std::fflush(stderr);
+    if (atEnd) std::exit(1);
     std::_Exit(1);
 }
 
