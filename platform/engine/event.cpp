@@ -125,6 +125,7 @@ Event::Event(Context* context, Queue* queue, cl_command_type type)
     : context_(context), queue_(queue), type_(type), status_(queue ? CL_QUEUED : CL_SUBMITTED) {
     if (queue_) {
         queue_->retain();  // held until the event completes (Queue::~Queue needs no cycle breaking)
+        queueHandle_ = queue_->handle();
         queueId_ = queue_->id();
         profiling_ = queue_->profiling();
         times_[0] = hostNanoseconds();
@@ -504,10 +505,8 @@ cl_int Event::profilingInfo(cl_profiling_info param, size_t size, void* value, s
 cl_int Event::info(cl_event_info param, size_t size, void* value, size_t* sizeRet) {
     InfoWriter out(size, value, sizeRet);
     switch (param) {
-    case CL_EVENT_COMMAND_QUEUE: {
-        std::lock_guard lock(mutex_);
-        return out.scalar<cl_command_queue>(queue_ ? queue_->handle() : nullptr);
-    }
+    // Not through queue_: a completed event no longer holds its queue, which may be gone.
+    case CL_EVENT_COMMAND_QUEUE: return out.scalar<cl_command_queue>(queueHandle_);
     case CL_EVENT_CONTEXT: return out.scalar<cl_context>(context_->handle());
     case CL_EVENT_COMMAND_TYPE: return out.scalar<cl_command_type>(type_);
     case CL_EVENT_COMMAND_EXECUTION_STATUS: return out.scalar<cl_int>(status());

@@ -98,7 +98,9 @@ private:
     void traceSpan(cl_int status);  // with mutex_ held
 
     Ref<Context> context_;
-    Queue* queue_;  // retained (a Queue is RefCounted) while the event lives
+    Queue* queue_;  // retained (a Queue is RefCounted) until the event completes
+    // Its handle, for CL_EVENT_COMMAND_QUEUE: answerable after the queue itself is gone.
+    cl_command_queue queueHandle_ = nullptr;
     unsigned queueId_ = 0;
     cl_command_type type_;
     mutable std::mutex mutex_;

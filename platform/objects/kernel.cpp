@@ -159,8 +159,10 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     }
     // A memory object for an argument: check it really is a pointer/image/sampler argument. The
     // backends get it at the next launch, as the slot's backend memory object.
-    if (arg.mem && q != 0)
-        require(q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_ARG_VALUE);
+    const bool pointer = q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    if (arg.mem && q != 0) require(pointer, CL_INVALID_ARG_VALUE);
+    // A sampler for a buffer argument: the backend would take its sampler for a memory object.
+    if (arg.sampler && q != 0) require(!pointer, CL_INVALID_MEM_OBJECT);
     std::lock_guard lock(argsMutex_);
     std::swap(args_[index], arg);
 }
@@ -296,6 +298,8 @@ cl_int Kernel::workGroupInfo(cl_kernel_work_group_info param, size_t size, void*
 
 cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value, size_t* sizeRet) {
     require(index < numArgs_, CL_INVALID_ARG_INDEX);
+    // The backends always have it (Program::build); the application gets it when it asked.
+    if (!program_->argInfoRequested()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     cl_kernel k = backend_[referenceSlot()];
     size_t n = 0;
     cl_int err = BACKEND(k, clGetKernelArgInfo)(k, index, param, 0, nullptr, &n);

@@ -92,11 +92,28 @@ Program* Program::fromBinary(Context* context, const unsigned char* binary, size
     return guard.detach();
 }
 
+namespace {
+constexpr const char* kArgInfoOption = "-cl-kernel-arg-info";
+bool asksArgInfo(const char* options) { return options && std::strstr(options, kArgInfoOption); }
+// The options a backend builds with: the application's, plus argument information, without which
+// a backend cannot say which arguments are memory objects (PoCL then answers
+// CL_KERNEL_ARG_INFO_NOT_AVAILABLE and Kernel::setArg could not refuse a handle that is no memory
+// object for a __global argument, which the backend would then take for one of its own).
+std::string backendOptions(const char* options) {
+    std::string o = options ? options : "";
+    if (!asksArgInfo(options)) o += std::string(o.empty() ? "" : " ") + kArgInfoOption;
+    return o;
+}
+}  // namespace
+
 Program* Program::link(Context* context, const std::vector<Program*>& inputs, const char* options) {
     auto* p = new Program;
     Ref<Program> guard(p, true);
     p->context_ = Ref<Context>(context);
     p->options_ = options ? options : "";
+    bool asked = asksArgInfo(options);
+    for (Program* i : inputs) asked = asked || i->argInfoRequested();
+    p->argInfoRequested_ = asked;
     bool any = false;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
         std::vector<cl_program> in;
@@ -170,6 +187,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
 
     std::vector<cl_build_status> status(backend_.size(), CL_BUILD_ERROR);
     bool any = false, badOptions = false, refused = true;
+    const std::string forBackend = backendOptions(options);
     for (unsigned s = 0; s < backend_.size(); ++s) {
         cl_program bp = backend_[s];
         cl_device_id d = slots()[s].device;
@@ -181,11 +199,11 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
                 hs.push_back(headers[i]->backend_[s]);
                 names.push_back(headerNames[i].c_str());
             }
-            err = BACKEND(bp, clCompileProgram)(bp, 1, &d, options, static_cast<cl_uint>(hs.size()),
+            err = BACKEND(bp, clCompileProgram)(bp, 1, &d, forBackend.c_str(), static_cast<cl_uint>(hs.size()),
                                                  hs.empty() ? nullptr : hs.data(), names.empty() ? nullptr : names.data(),
                                                  nullptr, nullptr);
         } else {
-            err = BACKEND(bp, clBuildProgram)(bp, 1, &d, options, nullptr, nullptr);
+            err = BACKEND(bp, clBuildProgram)(bp, 1, &d, forBackend.c_str(), nullptr, nullptr);
         }
         // Options one backend rejects are invalid for the device: a launch may run on that backend.
         if (err == CL_INVALID_BUILD_OPTIONS || err == CL_INVALID_COMPILER_OPTIONS) badOptions = true;
@@ -218,6 +236,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
         status_ = status;
         options_ = options ? options : "";
         variants_ = variants;
+        argInfoRequested_ = asksArgInfo(options);
     }
     if (badOptions) return compileOnly ? CL_INVALID_COMPILER_OPTIONS : CL_INVALID_BUILD_OPTIONS;
     if (any) return CL_SUCCESS;

@@ -39,6 +39,11 @@ public:
     // The split variants of the last successful build, or nullptr (not splittable, not from source).
     std::shared_ptr<ProgramVariants> variants() const;
 
+    // Whether the application built (or compiled, or linked) with -cl-kernel-arg-info: only then
+    // does clGetKernelArgInfo answer. The backends always build with it (Kernel::setArg needs to
+    // know which arguments are memory objects).
+    bool argInfoRequested() const { return argInfoRequested_.load(); }
+
     void kernelCreated() { ++kernels_; }
     void kernelReleased() { --kernels_; }
 
@@ -58,6 +63,7 @@ private:
     mutable std::mutex mutex_;
     std::atomic<int> kernels_{0};
     std::atomic<bool> building_{false};
+    std::atomic<bool> argInfoRequested_{false};
     std::shared_ptr<ProgramVariants> variants_;
 };
 

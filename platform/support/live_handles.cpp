@@ -7,9 +7,13 @@
 
 namespace hetero::live_handles {
 namespace {
+struct Entry {
+    Kind kind;
+    RefCounted* object;
+};
 struct Registry {
     std::shared_mutex mutex;
-    std::unordered_map<const void*, Kind> handles;
+    std::unordered_map<const void*, Entry> handles;
 };
 Registry& registry() {
     static Registry* r = new Registry;  // never destroyed: handles may be released during exit
@@ -17,10 +21,10 @@ Registry& registry() {
 }
 }  // namespace
 
-void add(const void* handle, Kind kind) {
+void add(const void* handle, Kind kind, RefCounted* object) {
     auto& r = registry();
     std::unique_lock lock(r.mutex);
-    r.handles[handle] = kind;
+    r.handles[handle] = {kind, object};
 }
 
 void remove(const void* handle) {
@@ -33,13 +37,13 @@ bool contains(const void* handle, Kind kind) {
     auto& r = registry();
     std::shared_lock lock(r.mutex);
     auto it = r.handles.find(handle);
-    return it != r.handles.end() && it->second == kind;
+    return it != r.handles.end() && it->second.kind == kind;
 }
 
-bool retainIfLive(const void* handle, Kind kind, RefCounted* object) {
+bool retainIfLive(const void* handle, Kind kind) {
     auto& r = registry();
     std::shared_lock lock(r.mutex);
     auto it = r.handles.find(handle);
-    return it != r.handles.end() && it->second == kind && object->tryRetain();
+    return it != r.handles.end() && it->second.kind == kind && it->second.object->tryRetain();
 }
 }  // namespace hetero::live_handles

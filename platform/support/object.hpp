@@ -30,18 +30,17 @@ enum class Kind : unsigned { Platform, Device, Context, CommandQueue, Mem, Progr
 
 // The set of handles Hetero has handed out and not yet destroyed. Validation asks it instead of
 // dereferencing, so NULL, foreign (another platform's) and released handles are all rejected safely.
-namespace live_handles {
-void add(const void* handle, Kind kind);
-void remove(const void* handle);
-bool contains(const void* handle, Kind kind);
-}  // namespace live_handles
-
 class RefCounted;
 namespace live_handles {
-// Retains `object` (the object behind `handle`) if the handle is still live and the object not on
-// its way out. Safe against a concurrent last release: that one removes the handle (under the
-// registry's lock) before deleting the object.
-bool retainIfLive(const void* handle, Kind kind, RefCounted* object);
+void add(const void* handle, Kind kind, RefCounted* object);
+void remove(const void* handle);
+bool contains(const void* handle, Kind kind);
+// Retains the object behind `handle` if the handle is still live and the object not on its way
+// out. Safe against a concurrent last release: that one removes the handle (under the registry's
+// lock) before deleting the object. The registry keeps the object's address, so the caller never
+// converts a handle whose object may be gone (a cast is undefined behaviour for a destroyed
+// object; UBSan's vptr check reads the freed memory).
+bool retainIfLive(const void* handle, Kind kind);
 }  // namespace live_handles
 
 class RefCounted {
@@ -85,7 +84,7 @@ public:
 
     ApiObject() : serial_(nextSerial()) {
         Handle::dispatch = &dispatchTable();
-        live_handles::add(static_cast<Handle*>(this), K);
+        live_handles::add(static_cast<Handle*>(this), K, this);
     }
     Handle* handle() { return this; }
     // Unique over the process's lifetime: tells this object from a later one at the same address.
@@ -140,11 +139,9 @@ public:
     explicit WeakRef(T* p) : handle_(p ? p->handle() : nullptr), serial_(p ? p->serial() : 0) {}
     explicit operator bool() const { return handle_ != nullptr; }
     Ref<T> lock() const {
-        if (!handle_) return {};
-        T* p = static_cast<T*>(handle_);
-        if (!live_handles::retainIfLive(handle_, T::kind, p)) return {};
-        Ref<T> strong(p, true);
-        if (p->serial() != serial_) return {};
+        if (!handle_ || !live_handles::retainIfLive(handle_, T::kind)) return {};
+        Ref<T> strong(static_cast<T*>(handle_), true);  // retained: alive, and of kind T
+        if (strong->serial() != serial_) return {};
         return strong;
     }
     // Both name the same object (never two objects that had the same address one after the other).

@@ -685,3 +685,24 @@ TEST_CASE("api: once a command is complete, every command it waited for is seen 
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
+
+// Found by the API fuzzer under ASan (test/fuzz, etc/sanitize.sh): CL_EVENT_COMMAND_QUEUE read the
+// queue object, which a completed event no longer keeps alive. The event still answers its handle.
+TEST_CASE("api: an event names its queue after the queue was released", "[api][event]") {
+    cltest::Env env;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue queue = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &marker) == CL_SUCCESS);
+    REQUIRE(clFinish(queue) == CL_SUCCESS);
+    REQUIRE(clReleaseCommandQueue(queue) == CL_SUCCESS);
+    // Other allocations take the queue's memory (what made the stale read visible without ASan).
+    std::vector<cl_mem> reuse;
+    for (int i = 0; i < 16; ++i) reuse.push_back(env.buffer(CL_MEM_READ_WRITE, 64));
+    cl_command_queue named = nullptr;
+    REQUIRE(clGetEventInfo(marker, CL_EVENT_COMMAND_QUEUE, sizeof named, &named, nullptr) == CL_SUCCESS);
+    CHECK(named == queue);
+    for (cl_mem m : reuse) clReleaseMemObject(m);
+    clReleaseEvent(marker);
+}

@@ -479,6 +479,39 @@ TEST_CASE("api: kernel argument info needs -cl-kernel-arg-info", "[api][kernel]"
     clReleaseProgram(p);
 }
 
+// Found by the API fuzzer (test/fuzz): without -cl-kernel-arg-info PoCL cannot say which arguments
+// are pointers, and a handle of another kind (or one Hetero never made) given for a __global
+// argument went to PoCL, which took it for one of its own memory objects.
+TEST_CASE("api: a handle that is no memory object is refused for a __global argument without -cl-kernel-arg-info",
+          "[api][kernel]") {
+    cltest::Env env;
+    cl_program p = env.build(kSource);
+    cl_kernel k = env.kernel(p, "add_one");
+    cl_mem queueAsMem = reinterpret_cast<cl_mem>(env.queue);
+    CHECK(clSetKernelArg(k, 0, sizeof queueAsMem, &queueAsMem) == CL_INVALID_MEM_OBJECT);
+    struct {
+        const void* dispatch;
+        char pad[64];
+    } notAMem{};
+    notAMem.dispatch = *reinterpret_cast<const void* const*>(env.context);  // routed like Hetero's own
+    cl_mem fake = reinterpret_cast<cl_mem>(&notAMem);
+    CHECK(clSetKernelArg(k, 0, sizeof fake, &fake) == CL_INVALID_MEM_OBJECT);
+    // A sampler is no memory object either (found by the fuzzer with two slots).
+    cl_int err = CL_SUCCESS;
+    cl_sampler sampler = clCreateSampler(env.context, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+    if (err == CL_SUCCESS) {
+        CHECK(clSetKernelArg(k, 0, sizeof sampler, &sampler) == CL_INVALID_MEM_OBJECT);
+        clReleaseSampler(sampler);
+    }
+    // NULL stays a valid value for a buffer argument; an int argument still takes any int.
+    cl_mem none = nullptr;
+    CHECK(clSetKernelArg(k, 0, sizeof none, &none) == CL_SUCCESS);
+    cl_int amount = 3;
+    CHECK(clSetKernelArg(k, 1, sizeof amount, &amount) == CL_SUCCESS);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 TEST_CASE("api: clSetKernelArg rejects bad indices, sizes and values", "[api][kernel]") {
     cltest::Env env;
     cl_program p = env.build(kSource);
