@@ -3,6 +3,7 @@
 
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
+#include "transform/cache_location.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,28 +16,6 @@
 
 namespace hetero::history_store {
 namespace {
-
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-std::string hex(uint64_t v) {
-    char s[17];
-    std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
-    return s;
-}
-
-// The cache directory the transform uses too (transform/src/cache.cpp).
-std::string cacheDirectory() {
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hetero";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hetero";
-    return {};
-}
 
 // The first line of a file: which device set it is for. Newlines cannot occur in it.
 std::string firstLine(const std::string& deviceSet) {
@@ -59,8 +38,8 @@ bool enabled() {
 }
 
 std::string pathFor(const std::string& deviceSet) {
-    const std::string dir = cacheDirectory();
-    return dir.empty() ? std::string() : dir + "/split-history-" + hex(fnv1a(firstLine(deviceSet))) + ".txt";
+    const std::string dir = transform::userCacheDirectory();
+    return dir.empty() ? std::string() : dir + "/split-history-" + transform::fileNameHash(firstLine(deviceSet)) + ".txt";
 }
 
 bool load(SplitHistory& history, const std::string& deviceSet) {
@@ -108,7 +87,7 @@ bool save(SplitHistory& history, const std::string& deviceSet) {
 }
 
 std::string programKey(const std::string& source, const std::string& options) {
-    return hex(fnv1a(source + '\0' + options));
+    return transform::fileNameHash(source + '\0' + options);
 }
 
 }  // namespace hetero::history_store

@@ -165,24 +165,21 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         }
     }
     if (kernel.variants()) {
-        // What the decision looks at, in a list of this thread's that is used again (no
-        // allocation per launch) and lets go of the memory objects after the decision.
-        struct DecisionArgs {
-            std::vector<KernelArg> list;
-            ~DecisionArgs() { for (auto& a : list) a.mem = Ref<Mem>(); }
-        };
-        thread_local std::vector<KernelArg> reused;
-        DecisionArgs args{std::move(reused)};
-        args.list.resize(stored.size());
+        // What the decision looks at, in a list of this thread's used again (no allocation per
+        // launch) that lets go of the memory objects once the decision is made.
+        thread_local std::vector<KernelArg> args;
+        struct LetGo {
+            std::vector<KernelArg>& args;
+            ~LetGo() { for (auto& a : args) a.mem = Ref<Mem>(); }
+        } letGo{args};
+        args.resize(stored.size());
         for (size_t i = 0; i < stored.size(); ++i) {
-            args.list[i].set = true;
-            args.list[i].size = stored[i].size;
-            args.list[i].mem = held[i];
-            args.list[i].stamp = stored[i].stamp;
+            args[i].set = true;
+            args[i].size = stored[i].size;
+            args[i].mem = held[i];
+            args[i].stamp = stored[i].stamp;
         }
-        SplitDecision d = splitDecision(kernel, args.list, launch, slot);
-        for (auto& a : args.list) a.mem = Ref<Mem>();
-        reused = std::move(args.list);
+        SplitDecision d = splitDecision(kernel, args, launch, slot);
         if (d.split || d.timeUnsplit || d.variantsBuilding) {
             decided = std::move(d);
             return false;

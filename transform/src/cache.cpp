@@ -1,5 +1,7 @@
 #include "cache.hpp"
 
+#include "transform/cache_location.hpp"
+
 #include "parse.hpp"
 
 #include <clang-c/Index.h>
@@ -85,30 +87,15 @@ private:
     size_t pos_ = 0;
 };
 
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-std::string hex(uint64_t v) {
-    char s[17];
-    std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
-    return s;
-}
-
 // One folder per transform version: <cache>/hetero/transform-<version hash>/<key hash>.cache.
 std::string versionFolder() {
     const std::string dir = cacheDirectory();
-    return dir.empty() ? std::string() : dir + "/transform-" + hex(fnv1a(cacheVersion()));
+    return dir.empty() ? std::string() : dir + "/transform-" + fileNameHash(cacheVersion());
 }
 
 std::string fileFor(const std::string& key) {
     const std::string folder = versionFolder();
-    return folder.empty() ? std::string() : folder + "/" + hex(fnv1a(key)) + ".cache";
+    return folder.empty() ? std::string() : folder + "/" + fileNameHash(key) + ".cache";
 }
 
 // Entries of other transform versions can never match again: remove them (best effort).
@@ -207,11 +194,7 @@ bool cacheEnabled() {
     return !(e && (std::string(e) == "off" || std::string(e) == "0"));
 }
 
-std::string cacheDirectory() {
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hetero";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hetero";
-    return {};
-}
+std::string cacheDirectory() { return userCacheDirectory(); }
 
 void clearMemoryCache() {
     std::lock_guard<std::mutex> lock(gMutex);
@@ -346,3 +329,24 @@ void storeVariants(const std::string& key, const Variants& v) {
 }
 
 }  // namespace hetero::transform::detail
+
+namespace hetero::transform {
+
+std::string userCacheDirectory() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hetero";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hetero";
+    return {};
+}
+
+std::string fileNameHash(const std::string& text) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char name[17];
+    std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(h));
+    return name;
+}
+
+}  // namespace hetero::transform
