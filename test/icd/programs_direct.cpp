@@ -320,68 +320,71 @@ TEST_CASE("direct launches from two threads into one queue all run", "[programs]
     clReleaseMemObject(v);
 }
 
+// A unified context (forced) and a slow kernel adding to a CL_MEM_USE_HOST_PTR buffer of n zeros:
+// in unified memory that buffer is the application's memory itself, so the launches' results show
+// there without a read.
+struct InPlaceAdds {
+    static constexpr size_t n = 4096;
+    static constexpr cl_context_properties unified[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, CL_MEMORY_MODEL_UNIFIED_HETERO, 0};
+    Env env{0, unified};
+    cl_program program = env.build(kSlowAdd);
+    cl_kernel add = env.kernel(program, "add_slowly");
+    cl_int* host = nullptr;
+    cl_mem v = nullptr;
+    InPlaceAdds() {
+        void* raw = nullptr;
+        REQUIRE(posix_memalign(&raw, 4096, n * sizeof(cl_int)) == 0);
+        host = static_cast<cl_int*>(raw);
+        std::fill(host, host + n, 0);
+        v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), host);
+        setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(4000));
+    }
+    ~InPlaceAdds() {
+        clFinish(env.queue);
+        clReleaseMemObject(v), clReleaseKernel(add), clReleaseProgram(program);
+        std::free(host);
+    }
+    void launch() {
+        size_t global = n;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+    }
+    bool allAre(cl_int value) const { return std::all_of(host, host + n, [&](cl_int x) { return x == value; }); }
+};
+
 TEST_CASE("direct launches: clFinish waits for launches that had no event (the host sees them in place)",
           "[programs][direct][events]") {
     if (!devicesShareHostMemory()) return;
-    // In unified memory a CL_MEM_USE_HOST_PTR buffer is the application's memory itself, so after
-    // clFinish the results are there without a read: nothing else waits for the launches.
-    const cl_context_properties unified[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, CL_MEMORY_MODEL_UNIFIED_HETERO, 0};
-    Env env(0, unified);
-    cl_program p = env.build(kSlowAdd);
-    cl_kernel add = env.kernel(p, "add_slowly");
-    const size_t n = 4096;
-    void* raw = nullptr;
-    REQUIRE(posix_memalign(&raw, 4096, n * sizeof(cl_int)) == 0);
-    auto* host = static_cast<cl_int*>(raw);
-    std::fill(host, host + n, 0);
-    cl_mem v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), host);
-    setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(4000));
-    for (int i = 0; i < 4; ++i)
-        REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
-    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
-    CHECK(std::all_of(host, host + n, [](cl_int x) { return x == 4; }));
-    clReleaseMemObject(v), clReleaseKernel(add), clReleaseProgram(p);
-    std::free(raw);
+    // Nothing but clFinish waits for the launches.
+    InPlaceAdds t;
+    for (int i = 0; i < 4; ++i) t.launch();
+    REQUIRE(clFinish(t.env.queue) == CL_SUCCESS);
+    CHECK(t.allAre(4));
 }
 
 TEST_CASE("direct launches: a later command of the queue, on the host or a marker, comes after them",
           "[programs][direct][events]") {
     if (!devicesShareHostMemory()) return;
     // In order: once a blocking map of another buffer (a command on the host) or a marker has
-    // completed, so have the launches before it, though it shares no memory with them. Unified
-    // memory shows their results in the application's memory without any further wait.
-    const cl_context_properties unified[] = {CL_CONTEXT_MEMORY_MODEL_HETERO, CL_MEMORY_MODEL_UNIFIED_HETERO, 0};
-    Env env(0, unified);
-    cl_program p = env.build(kSlowAdd);
-    cl_kernel add = env.kernel(p, "add_slowly");
-    const size_t n = 4096;
-    void* raw = nullptr;
-    REQUIRE(posix_memalign(&raw, 4096, n * sizeof(cl_int)) == 0);
-    auto* host = static_cast<cl_int*>(raw);
-    std::fill(host, host + n, 0);
-    cl_mem v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, n * sizeof(cl_int), host);
-    cl_mem other = env.buffer(CL_MEM_READ_WRITE, 64);
-    setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(4000));
+    // completed, so have the launches before it, though it shares no memory with them.
+    InPlaceAdds t;
+    cl_mem other = t.env.buffer(CL_MEM_READ_WRITE, 64);
     cl_int expected = 0;
     for (int round = 0; round < 2; ++round) {
-        for (int i = 0; i < 3; ++i, ++expected)
-            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        for (int i = 0; i < 3; ++i, ++expected) t.launch();
         cl_int err;
-        void* mapped = clEnqueueMapBuffer(env.queue, other, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, &err);
+        void* mapped = clEnqueueMapBuffer(t.env.queue, other, CL_TRUE, CL_MAP_READ, 0, 64, 0, nullptr, nullptr, &err);
         REQUIRE(err == CL_SUCCESS);
-        CHECK(std::all_of(host, host + n, [&](cl_int x) { return x == expected; }));
-        REQUIRE(clEnqueueUnmapMemObject(env.queue, other, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
-        for (int i = 0; i < 3; ++i, ++expected)
-            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(t.allAre(expected));
+        REQUIRE(clEnqueueUnmapMemObject(t.env.queue, other, mapped, 0, nullptr, nullptr) == CL_SUCCESS);
+        for (int i = 0; i < 3; ++i, ++expected) t.launch();
         cl_event marker = nullptr;
-        REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &marker) == CL_SUCCESS);
+        REQUIRE(clEnqueueMarkerWithWaitList(t.env.queue, 0, nullptr, &marker) == CL_SUCCESS);
         REQUIRE(clWaitForEvents(1, &marker) == CL_SUCCESS);
-        CHECK(std::all_of(host, host + n, [&](cl_int x) { return x == expected; }));
+        CHECK(t.allAre(expected));
         clReleaseEvent(marker);
     }
-    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
-    clReleaseMemObject(v), clReleaseMemObject(other), clReleaseKernel(add), clReleaseProgram(p);
-    std::free(raw);
+    REQUIRE(clFinish(t.env.queue) == CL_SUCCESS);
+    clReleaseMemObject(other);
 }
 
 namespace {
