@@ -108,7 +108,6 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     StoredKernelArg arg;
     arg.set = true;
     arg.size = size;
-    arg.stamp = ++lastStamp;
     // A value the size of a handle that names one of our memory objects or samplers is that object
     // (this is how every OpenCL implementation reads such arguments).
     if (value && size == sizeof(cl_mem)) {
@@ -134,6 +133,7 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
              (arg.sampler && now.sampler && now.sampler.sameObject(arg.sampler))))
             return;
     }
+    arg.stamp = ++lastStamp;  // only for a change: a shared counter, and loops set unchanged arguments
     const cl_kernel_arg_address_qualifier q = qualifiers_[index];  // 0: not known, not checked
     if (!arg.mem && !arg.sampler) {
         if (value) arg.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
