@@ -1,6 +1,8 @@
 // Events: status transitions, callbacks, waits, profiling; and the clXxx entry points for events.
 #include "platform/engine/event.hpp"
 
+#include "platform/engine/backend_clock.hpp"
+
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/engine/queue.hpp"
@@ -263,10 +265,12 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
         deferred_ = std::move(later);
         times_[1] = hostNanoseconds();
         // Decided with the event published, before any callback runs: needNotification() from
-        // now on sees it and never registers a second callback. Profiled and traced commands
-        // take their end time from the completion: heard at once. (Such commands are never
-        // deferred; a deferred one somebody already waits to hear of gets its event made now.)
-        watch = notify_ || !callbacks_.empty() || profiling_ || trace_.begin >= 0;
+        // now on sees it and never registers a second callback. Traced commands take their end
+        // time from the completion: heard at once; so do profiled ones whose device clock is not
+        // placed on the host's (backend_clock.hpp). (Such commands are never deferred; a deferred
+        // one somebody already waits to hear of gets its event made now.)
+        watch = notify_ || !callbacks_.empty() || trace_.begin >= 0 ||
+                (profiling_ && !(backendEvent && backend_clock::known(slot)));
         watched_ = watch;
         if (status_ == CL_QUEUED) {
             status_ = CL_SUBMITTED;
@@ -320,6 +324,16 @@ void Event::watchBackend(cl_event backend) {
     }
 }
 
+int Event::slotOfBackendEvent() const {
+    cl_context made = nullptr;
+    if (BACKEND(backendEvent_, clGetEventInfo)(backendEvent_, CL_EVENT_CONTEXT, sizeof made, &made, nullptr) != CL_SUCCESS)
+        return -1;
+    if (slot_ >= 0 && context_->backend(static_cast<unsigned>(slot_)) == made) return slot_;
+    for (unsigned s = 0; s < context_->slotCount(); ++s)
+        if (context_->backend(s) == made) return static_cast<int>(s);
+    return -1;
+}
+
 void Event::complete(cl_int status) {
     // A callback may release the application's last reference (legal for user events, which
     // nothing else holds): stay alive until this function is done with the object.
@@ -353,8 +367,17 @@ void Event::complete(cl_int status) {
         bool backendTimes = backendEvent_ && profiling_ && status == CL_COMPLETE &&
             BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
             BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS;
-        if (backendTimes) {
-            // Backend clocks differ from the host's: keep the backend's duration, placed on the host clock.
+        const int clockSlot = backendTimes ? slotOfBackendEvent() : -1;
+        if (clockSlot >= 0 && backend_clock::known(static_cast<unsigned>(clockSlot))) {
+            // The device's times on the host clock, kept in order: submitted ≤ start ≤ end ≤ now.
+            const cl_ulong now = hostNanoseconds();
+            cl_ulong s = backend_clock::toHost(static_cast<unsigned>(clockSlot), start);
+            cl_ulong e = backend_clock::toHost(static_cast<unsigned>(clockSlot), end);
+            e = std::min(std::max(e, times_[1]), now);
+            times_[2] = std::min(std::max(s, times_[1]), e);
+            times_[3] = e;
+        } else if (backendTimes) {
+            // Heard at once (submitted() watched it): the backend's duration, ending now.
             cl_ulong now = hostNanoseconds();
             cl_ulong duration = end >= start ? end - start : 0;
             times_[3] = now;

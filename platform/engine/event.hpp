@@ -97,6 +97,9 @@ private:
     bool deferredFinal(cl_int& status) const;  // with mutex_ held
     void traceSpan(cl_int status);  // with mutex_ held
 
+    // The slot whose backend context made backendEvent_ (a split's may be another than slot_); -1 if none.
+    int slotOfBackendEvent() const;
+
     Ref<Context> context_;
     Queue* queue_;  // retained (a Queue is RefCounted) until the event completes
     // Its handle, for CL_EVENT_COMMAND_QUEUE: answerable after the queue itself is gone.

@@ -4,6 +4,7 @@
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
+#include "platform/engine/backend_clock.hpp"
 #include "platform/engine/scheduler.hpp"
 #include "platform/observe/trace.hpp"
 
@@ -42,6 +43,10 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->backend_.assign(context->slotCount(), nullptr);
     q->timing_.assign(context->slotCount(), nullptr);
     q->openDeferred_.resize(context->slotCount());
+    // Profiled commands read their times from the backend events (backend_clock.hpp).
+    if (flags & CL_QUEUE_PROFILING_ENABLE)
+        for (unsigned s = 0; s < context->slotCount(); ++s)
+            backend_clock::calibrate(s, context->backend(s), Device::instance()->slots()[s].device);
     return q;
 }
 

@@ -340,6 +340,34 @@ TEST_CASE("api: profiling timestamps are ordered and only on profiling queues", 
     clReleaseMemObject(b);
 }
 
+// Profiled commands are not heard of at once (that costs a callback per command): their times must
+// still be when the device ran them, not when the application asked.
+TEST_CASE("api: profiling times are the device's, however late the application asks", "[api][event]") {
+    cltest::Env env(CL_QUEUE_PROFILING_ENABLE);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, 1 << 16);
+    cl_event gate = userEvent(env.context);
+    cl_int pattern = 5;
+    cl_event fill = nullptr;
+    REQUIRE(clEnqueueFillBuffer(env.queue, a, &pattern, sizeof pattern, 0, 1 << 16, 1, &gate, &fill) == CL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clFlush(env.queue) == CL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // the fill is long done; nobody asked yet
+    REQUIRE(clWaitForEvents(1, &fill) == CL_SUCCESS);
+    cl_ulong queued = 0, submit = 0, start = 0, end = 0;
+    REQUIRE(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_QUEUED, sizeof queued, &queued, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_SUBMIT, sizeof submit, &submit, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS);
+    REQUIRE(clGetEventProfilingInfo(fill, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS);
+    CHECK(submit - queued >= 150'000'000);  // held by the gate
+    CHECK(submit <= start);
+    CHECK(start <= end);
+    CHECK(end - submit < 1'500'000'000);  // ran soon after the gate opened, not when asked about
+    clReleaseEvent(fill);
+    clReleaseEvent(gate);
+    clReleaseMemObject(a);
+}
+
 TEST_CASE("api: an out-of-order queue runs independent commands past a gated one", "[api][event]") {
     cltest::Env env;
     cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);

@@ -1,0 +1,76 @@
+#include "platform/engine/backend_clock.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/engine/event.hpp"
+#include "platform/support/log.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+namespace hetero::backend_clock {
+namespace {
+
+constexpr unsigned kMaxSlots = 64;
+enum State : int { Unknown = 0, Known = 1, Failed = -1 };
+
+struct Clock {
+    std::atomic<int> state{Unknown};
+    int64_t offset = 0;  // host = device + offset; written before state becomes Known
+};
+
+Clock clocks[kMaxSlots];
+std::mutex calibrating;
+
+// One sample: the host times around a profiled marker and the device time at which it ended.
+// The marker ended somewhere between them; `width` says how closely.
+bool sample(cl_command_queue q, int64_t& offset, cl_ulong& width) {
+    const cl_ulong before = hostNanoseconds();
+    cl_event marker = nullptr;
+    if (BACKEND(q, clEnqueueMarkerWithWaitList)(q, 0, nullptr, &marker) != CL_SUCCESS) return false;
+    cl_int waited = BACKEND(marker, clWaitForEvents)(1, &marker);
+    const cl_ulong after = hostNanoseconds();
+    cl_ulong end = 0;
+    cl_int read = BACKEND(marker, clGetEventProfilingInfo)(marker, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+    BACKEND(marker, clReleaseEvent)(marker);
+    if (waited != CL_SUCCESS || read != CL_SUCCESS || end == 0) return false;
+    offset = static_cast<int64_t>(before + (after - before) / 2) - static_cast<int64_t>(end);
+    width = after - before;
+    return true;
+}
+
+}  // namespace
+
+void calibrate(unsigned slot, cl_context context, cl_device_id device) {
+    if (slot >= kMaxSlots || clocks[slot].state.load(std::memory_order_acquire) != Unknown) return;
+    std::lock_guard lock(calibrating);
+    Clock& clock = clocks[slot];
+    if (clock.state.load(std::memory_order_relaxed) != Unknown) return;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = BACKEND(context, clCreateCommandQueue)(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    bool ok = q != nullptr;
+    cl_ulong best = ~cl_ulong(0);
+    // The narrowest of a few samples (the first pays for the queue's start).
+    for (int i = 0; ok && i < 5; ++i) {
+        int64_t offset = 0;
+        cl_ulong width = 0;
+        ok = sample(q, offset, width);
+        if (ok && width < best) {
+            best = width;
+            clock.offset = offset;
+        }
+    }
+    if (q) BACKEND(q, clReleaseCommandQueue)(q);
+    if (!ok) HETERO_LOG(Info, "slot %u: device times cannot be placed on the host clock; profiled commands are timed on completion", slot);
+    clock.state.store(ok ? Known : Failed, std::memory_order_release);
+}
+
+bool known(unsigned slot) {
+    return slot < kMaxSlots && clocks[slot].state.load(std::memory_order_acquire) == Known;
+}
+
+cl_ulong toHost(unsigned slot, cl_ulong deviceNs) {
+    return static_cast<cl_ulong>(static_cast<int64_t>(deviceNs) + clocks[slot].offset);
+}
+
+}  // namespace hetero::backend_clock
