@@ -35,13 +35,15 @@ inline Mem* imageOf(Queue* queue, cl_mem m) {
     return mem;
 }
 
-// Returns the event to the application if asked, and waits for it if the call is blocking.
+// Waits for the event if the call is blocking, and returns it to the application if asked. A
+// blocking call whose command failed returns an error and no event: an application does not
+// release what a failed call did not give it, and an event left behind would keep its context.
 inline cl_int finishEnqueue(const Ref<Event>& event, cl_event* out, bool blocking) {
+    if (blocking && event->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     if (out) {
         event->retain();
         *out = event->handle();
     }
-    if (blocking && event->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     return CL_SUCCESS;
 }
 
@@ -65,7 +67,11 @@ inline void* enqueueMap(Queue* queue, Mem* m, cl_command_type type, std::vector<
         return nullptr;
     });
     cl_int err = finishEnqueue(ev, event, blocking);
-    if (err != CL_SUCCESS) fail(err);
+    if (err != CL_SUCCESS) {
+        Mem::Mapping unused;
+        m->takeMapping(ptr, unused);  // the application gets no pointer to unmap
+        fail(err);
+    }
     return ptr;
 }
 

@@ -143,6 +143,50 @@ TEST_CASE("api: context destructor callbacks run in reverse order once the last 
     CHECK(order.calls == std::vector<int>{2, 1});
 }
 
+static void CL_CALLBACK countContextDestroyed(cl_context, void* data) {
+    static_cast<std::atomic<int>*>(data)->fetch_add(1);
+}
+
+// A blocking call whose command fails (here: after a failed command of its in-order queue) returns
+// an error. The application then has no event to release: Hetero must not have handed one out,
+// or that event would keep the context alive for ever.
+TEST_CASE("api: a failed blocking transfer or map hands out no event and keeps nothing alive",
+          "[api][context][event]") {
+    cl_context c = makeContext();
+    std::atomic<int> destroyed{0};
+    REQUIRE(clSetContextDestructorCallback(c, countContextDestroyed, &destroyed) == CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, cltest::heteroDevice(), nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem b = clCreateBuffer(c, CL_MEM_READ_WRITE, 256, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event gate = clCreateUserEvent(c, &err);
+    REQUIRE(err == CL_SUCCESS);
+    std::vector<char> data(256, 1);
+    REQUIRE(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, data.size(), data.data(), 1, &gate, nullptr) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, -7) == CL_SUCCESS);
+
+    cl_event out = nullptr;
+    CHECK(clEnqueueWriteBuffer(q, b, CL_TRUE, 0, data.size(), data.data(), 0, nullptr, &out) ==
+          CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CHECK(out == nullptr);
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, data.size(), data.data(), 0, nullptr, &out) ==
+          CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CHECK(out == nullptr);
+    void* mapped = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_READ, 0, data.size(), 0, nullptr, &out, &err);
+    CHECK(mapped == nullptr);
+    CHECK(err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CHECK(out == nullptr);
+
+    REQUIRE(clReleaseEvent(gate) == CL_SUCCESS);
+    REQUIRE(clReleaseMemObject(b) == CL_SUCCESS);
+    REQUIRE(clReleaseCommandQueue(q) == CL_SUCCESS);
+    REQUIRE(clReleaseContext(c) == CL_SUCCESS);
+    // The last reference may drop on one of Hetero's threads: wait for it (bounded).
+    for (int i = 0; i < 500 && destroyed.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(destroyed.load() == 1);
+}
+
 TEST_CASE("api: queue properties are kept and reported", "[api][queue]") {
     cltest::Env env;
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
