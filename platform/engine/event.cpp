@@ -339,6 +339,7 @@ void Event::complete(cl_int status) {
     // nothing else holds): stay alive until this function is done with the object.
     Ref<Event> self(this);
     Queue* queue = nullptr;
+    bool heldForCallbacks = false;
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE || completing_) return;  // already final, or being made so
@@ -400,12 +401,15 @@ void Event::complete(cl_int status) {
         status_ = status;
         runCallbacks(status, lock);
         queue = queue_;  // the handle stays queryable (CL_EVENT_COMMAND_QUEUE); the reference goes
+        heldForCallbacks = heldForCallbacks_;
+        heldForCallbacks_ = false;
     }
     // Before waking anyone: an application woken here may exit at once, and the queue's last
     // reference may be this one (its destructor calls the backends).
     if (queue) queue->release();
     changed_.notify_all();
     EventSignal::raise();
+    if (heldForCallbacks) release();  // `self` still holds it until this function returns
 }
 
 void Event::addTails(const Tails& tails) {
@@ -488,24 +492,29 @@ void Event::addCallback(cl_int status, Callback fn, void* userData) {
         fn(handle(), current, userData);
         return;
     }
+    // Registered callbacks run even if the application releases the event first: it stays alive
+    // until complete() has run them (nothing else may hold a released event, e.g. a launch's).
+    if (!heldForCallbacks_) {
+        heldForCallbacks_ = true;
+        retain();
+    }
     lock.unlock();
     needNotification();
 }
 
 // Runs (and removes) the callbacks registered for `reached`; `reached` may be negative (error),
-// which triggers CL_COMPLETE callbacks with the error code. Unlocks around each call.
+// which triggers CL_COMPLETE callbacks with the error code. Unlocks around each call; another
+// thread may remove entries meanwhile (submitted() and complete() can run callbacks of different
+// statuses at once), so each search starts from the front again.
 void Event::runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock) {
-    cl_int level = reached < 0 ? CL_COMPLETE : reached;
-    for (size_t i = 0; i < callbacks_.size();) {
-        if (callbacks_[i].status == level) {
-            Registered r = callbacks_[i];
-            callbacks_.erase(callbacks_.begin() + i);
-            lock.unlock();
-            r.fn(handle(), reached, r.userData);
-            lock.lock();
-        } else {
-            ++i;
-        }
+    const cl_int level = reached < 0 ? CL_COMPLETE : reached;
+    auto at = [&] { return std::find_if(callbacks_.begin(), callbacks_.end(), [&](const Registered& r) { return r.status == level; }); };
+    for (auto it = at(); it != callbacks_.end(); it = at()) {
+        Registered r = *it;
+        callbacks_.erase(it);
+        lock.unlock();
+        r.fn(handle(), reached, r.userData);
+        lock.lock();
     }
 }
 

@@ -130,6 +130,7 @@ private:
         void* userData;
     };
     std::vector<Registered> callbacks_;
+    bool heldForCallbacks_ = false;  // a reference of its own while callbacks wait (addCallback)
     Tails tails_;               // unfinished work that holds back completion (addTails)
     bool heldByTail_ = false;   // complete() was called and waits for tails_ to finish
 };

@@ -237,6 +237,36 @@ TEST_CASE("direct launches: events and waits asked for later cover the launches 
     clReleaseKernel(add), clReleaseMemObject(v);
 }
 
+// The application may release an event right after registering a callback on it: the callback
+// still runs once the launch completes. A direct launch's event is held by nothing else but the
+// queue's "last command", which the next launch with an event replaces.
+TEST_CASE("direct launches: callbacks on released events still run", "[programs][direct][events]") {
+    Env env;
+    cl_program program = env.build(kSlowAdd);
+    cl_kernel add = env.kernel(program, "add_slowly");
+    const size_t n = 4096;
+    std::vector<cl_int> zeros(n, 0);
+    cl_mem v = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+    setArg(add, 0, v), setArg(add, 1, cl_int(1)), setArg(add, 2, cl_int(20000));
+    std::atomic<int> called{0};
+    auto onComplete = [](cl_event, cl_int status, void* data) {
+        if (status == CL_COMPLETE) static_cast<std::atomic<int>*>(data)->fetch_add(1);
+    };
+    const int launches = 8;
+    for (int i = 0; i < launches; ++i) {
+        cl_event e = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, &e) == CL_SUCCESS);
+        REQUIRE(clSetEventCallback(e, CL_COMPLETE, onComplete, &called) == CL_SUCCESS);
+        REQUIRE(clReleaseEvent(e) == CL_SUCCESS);
+    }
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(allEqual(env.read<cl_int>(v, n), launches));
+    // Callbacks run on Hetero's or the backend's threads, possibly just after clFinish returns.
+    for (int i = 0; i < 500 && called.load() < launches; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(called.load() == launches);
+    clReleaseKernel(add), clReleaseMemObject(v), clReleaseProgram(program);
+}
+
 TEST_CASE("direct launches: another queue waits on an event of a launch that had none of its own",
           "[programs][direct][events]") {
     Env env;
