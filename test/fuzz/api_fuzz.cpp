@@ -1202,13 +1202,9 @@ int main() {
     clReleaseContext(s.ctxB);
     Progress& last = progress[0];
     last.current.store("waiting for callbacks");
-    // HETERO_FUZZ_KNOWN_LEAK: the open leak of docs/results/sanitizers.md (events that wait on
-    // user events stay alive after their last release, and with them their context) is reported,
-    // not failed.
-    const bool leakKnown = std::getenv("HETERO_FUZZ_KNOWN_LEAK") != nullptr;
     auto pending = [&] {
         return s.callbacksRun.load() != s.callbacksRegistered.load() || s.destructorsRun.load() != s.destructorsRegistered.load() ||
-               (contextDestructorsRun != 2 && !leakKnown);
+               contextDestructorsRun != 2;
     };
     // Callbacks run on Hetero's threads: wait for them (bounded: what never comes is a leak).
     finished = true;
@@ -1217,7 +1213,7 @@ int main() {
     while (pending() && std::chrono::steady_clock::now() < waitEnd) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (s.callbacksRun > s.callbacksRegistered || s.destructorsRun > s.destructorsRegistered)
         failRun(0, 0, "a callback ran more than once");
-    size_t stillLive = 0, knownLive = 0;
+    size_t stillLive = 0;
     for (auto& [h, kind] : s.dead) {
         size_t got;
         char buf[64];
@@ -1228,9 +1224,7 @@ int main() {
                    : kind == kKernel ? tb.clGetKernelInfo(static_cast<cl_kernel>(h), CL_KERNEL_REFERENCE_COUNT, sizeof buf, buf, &got)
                    : kind == kProgram ? tb.clGetProgramInfo(static_cast<cl_program>(h), CL_PROGRAM_REFERENCE_COUNT, sizeof buf, buf, &got)
                                       : tb.clGetSamplerInfo(static_cast<cl_sampler>(h), CL_SAMPLER_REFERENCE_COUNT, sizeof buf, buf, &got);
-        if (e == CL_SUCCESS && leakKnown && kind == kEvent) {
-            ++knownLive;
-        } else if (e == CL_SUCCESS) {
+        if (e == CL_SUCCESS) {
             ++stillLive;
             auto origin = s.origins.find(h);
             std::fprintf(stderr, "api_fuzz: a released %s (%p%s%s) is still live\n", kindName(kind), h,
@@ -1246,9 +1240,6 @@ int main() {
                 static_cast<unsigned long long>(s.destructorsRun.load()), s.dead.size(),
                 static_cast<unsigned long long>(s.reusedDeadHandles.load()));
     if (stillLive) failRun(0, ops, std::to_string(stillLive) + " released handles are still live after everything was released", true);
-    if (contextDestructorsRun != 2 || knownLive)
-        std::printf("api_fuzz: KNOWN LEAK: %zu released events still live, %u of 2 contexts destroyed\n", knownLive,
-                    contextDestructorsRun.load());
     if (pending())
         failRun(0, ops, "callbacks missing after everything was released: event callbacks " +
                             std::to_string(s.callbacksRun.load()) + " of " + std::to_string(s.callbacksRegistered.load()) +
