@@ -1158,6 +1158,7 @@ int main() {
     // The watchdog: no operation may take longer than this (a build under ASan takes seconds).
     const auto stallLimit = std::chrono::seconds(envNumber("HETERO_FUZZ_STALL_SECONDS", 180));
     std::vector<Progress> progress(threads);
+    crash_report::install(progress.data(), progress.size(), seed);
     std::atomic<bool> finished{false};
     std::thread watchdog([&] {
         std::vector<uint64_t> last(threads, 0);

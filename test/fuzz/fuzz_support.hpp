@@ -7,6 +7,10 @@
 #include <CL/cl.h>
 
 #include <atomic>
+#include <csignal>
+#include <cstring>
+#include <execinfo.h>
+#include <unistd.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +44,50 @@ struct Progress {
     std::atomic<uint64_t> ops{0};
     std::atomic<const char*> current{"start"};
 };
+
+// On a fatal signal (a crash inside Hetero or a backend, where no debugger may be at hand): the
+// operation each thread was in, its count, the seed, and a backtrace, on stderr; then the signal's
+// default action (a core dump where enabled). Only async-signal-safe calls in the handler.
+namespace crash_report {
+inline const Progress* progress = nullptr;
+inline size_t threads = 0;
+inline uint64_t seed = 0;
+inline void say(const char* s) { (void)!write(2, s, std::strlen(s)); }
+inline void sayNumber(uint64_t n) {
+    char digits[24];
+    int i = 23;
+    digits[i] = 0;
+    do digits[--i] = char('0' + n % 10); while ((n /= 10) && i > 0);
+    say(digits + i);
+}
+inline void handler(int sig) {
+    say("\napi_fuzz: fatal signal ");
+    sayNumber(uint64_t(sig));
+    say(", seed ");
+    sayNumber(seed);
+    for (size_t t = 0; t < threads; ++t) {
+        say("\n  thread ");
+        sayNumber(t);
+        say(" in \"");
+        say(progress[t].current.load());
+        say("\" after ");
+        sayNumber(progress[t].ops.load());
+        say(" operations");
+    }
+    say("\nbacktrace of the crashing thread:\n");
+    void* frames[64];
+    backtrace_symbols_fd(frames, backtrace(frames, 64), 2);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+// Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT.
+inline void install(const Progress* p, size_t n, uint64_t runSeed) {
+    progress = p, threads = n, seed = runSeed;
+    void* warm[1];
+    backtrace(warm, 1);  // loads libgcc now: the handler must not load anything
+    for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) std::signal(sig, handler);
+}
+}  // namespace crash_report
 
 // The codes a call may answer. `success` false: it must fail (an invalid argument was passed).
 class Allowed {
