@@ -39,7 +39,7 @@ inline Mem* imageOf(Queue* queue, cl_mem m) {
 // blocking call whose command failed returns an error and no event: an application does not
 // release what a failed call did not give it, and an event left behind would keep its context.
 inline cl_int finishEnqueue(const Ref<Event>& event, cl_event* out, bool blocking) {
-    if (blocking && event->wait() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (blocking && event->waitInOrder() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     if (out) {
         event->retain();
         *out = event->handle();

@@ -27,7 +27,7 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event* event_lis
         // soon as their dependencies allow.
         cl_int result = CL_SUCCESS;
         for (Event* e : events)
-            if (e->wait() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+            if (e->waitInOrder() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         return result;
     });
 }

@@ -446,6 +446,19 @@ void Event::setUserStatus(cl_int status) {
     complete(status);
 }
 
+cl_int Event::waitInOrder() {
+    Ref<Queue> queue;
+    {
+        std::lock_guard lock(mutex_);
+        if (queue_ && status_ > CL_COMPLETE) queue = Ref<Queue>(queue_);  // held while unfinished
+    }
+    std::vector<Ref<Event>> earlier;
+    if (queue) earlier = queue->commandsBefore(this);
+    cl_int status = wait();
+    for (const auto& e : earlier) e->wait();
+    return status;
+}
+
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
     while (status_ > CL_COMPLETE) {

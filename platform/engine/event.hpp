@@ -78,6 +78,14 @@ public:
 
     // Blocks until complete; returns the final status.
     cl_int wait();
+    // The application's wait (clWaitForEvents, a blocking enqueue): also, on an in-order queue, for
+    // the commands enqueued before it, whose completions may be heard later on other threads (a
+    // split launch's waits for its tail on the backend's callback thread while the read after it
+    // is completed from the application's; a traced command draws its span when it completes).
+    // Whoever saw this one complete then sees those complete too, and finds their spans in the
+    // trace. (A command's completion cannot wait for the ones before it instead: they may wait for
+    // the same tail, on the thread that would run it.)
+    cl_int waitInOrder();
 
     void addCallback(cl_int status, Callback fn, void* userData);
     cl_int profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet);

@@ -269,6 +269,17 @@ void Queue::pruneOutstanding() {
         outstanding_.erase(outstanding_.begin(), std::find_if_not(outstanding_.begin(), outstanding_.end(), done));
 }
 
+std::vector<Ref<Event>> Queue::commandsBefore(const Event* event) {
+    std::vector<Ref<Event>> earlier;
+    std::lock_guard lock(mutex_);
+    if (outOfOrder()) return earlier;
+    for (const auto& e : outstanding_) {
+        if (e.get() == event) return earlier;
+        earlier.push_back(e);
+    }
+    return {};
+}
+
 void Queue::notifyOutstanding() {
     std::vector<Ref<Event>> events;
     {

@@ -98,6 +98,10 @@ public:
     cl_int finish();
     cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
 
+    // In order: the commands enqueued before `event` that are still outstanding (none out of order,
+    // or when `event` is not outstanding).
+    std::vector<Ref<Event>> commandsBefore(const Event* event);
+
     // clReleaseCommandQueue: every outstanding command's completion must be heard (see Event).
     void notifyOutstanding();
 

@@ -7,6 +7,7 @@
 
 #include <CL/cl_ext_hetero.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -141,6 +142,36 @@ TEST_CASE("a command after a split launch is complete only once the launch is", 
         CHECK(value == round);
         clReleaseEvent(launched);
     }
+}
+
+TEST_CASE("a launch whose completion a callback waits for is complete once a blocking call after it returns",
+          "[tail][callback]") {
+    // With a callback, the launch's completion is heard on the backend's callback thread and waits
+    // for the launch's tail there; the blocking read's completion waits for the same tail from this
+    // thread. Whichever registered first is completed first when the tail finishes: the read must
+    // not return while the launch before it on this in-order queue is still not complete.
+    Env env;
+    EightOutputs k(env, nonce("callback order"));
+    clReleaseEvent(k.launch(0));
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    std::atomic<int> called{0};
+    auto onComplete = [](cl_event, cl_int, void* count) { static_cast<std::atomic<int>*>(count)->fetch_add(1); };
+    for (int round = 1; round <= 24; ++round) {
+        cl_event launched = k.launch(round);
+        REQUIRE(clSetEventCallback(launched, CL_COMPLETE, onComplete, &called) == CL_SUCCESS);
+        cl_int value = 0;
+        REQUIRE(clEnqueueReadBuffer(env.queue, k.out[0], CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        cl_int status = CL_QUEUED;
+        REQUIRE(clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        INFO("round " << round);
+        CHECK(status == CL_COMPLETE);
+        CHECK(value == round);
+        clReleaseEvent(launched);
+    }
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (int i = 0; i < 200 && called.load() < 24; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK(called.load() == 24);
 }
 
 TEST_CASE("a launch that runs whole right after a split launch is complete only once the split is", "[tail][direct]") {
