@@ -7,6 +7,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include <mutex>
 
 // Every Hetero library exports this symbol; a vendor library that has it is Hetero (this copy or
@@ -101,6 +103,20 @@ void Backends::load() {
         }
     for (const auto& s : slots_)
         HETERO_LOG(Info, "slot %u: %s", s.index, s.describe().c_str());
+    lockViews();
+}
+
+void Backends::lockViews() const {
+    // NVIDIA's sub-buffers race with calls using their parent (devices/view_lock.hpp).
+    auto setting = config::get("HETERO_BACKEND_VIEW_LOCK", "backend_view_lock");
+    std::string mode = setting ? *setting : "auto";
+    if (mode != "auto" && mode != "on" && mode != "off") {
+        HETERO_LOG(Warn, "HETERO_BACKEND_VIEW_LOCK=%s: expected auto, on or off; using auto", mode.c_str());
+        mode = "auto";
+    }
+    bool nvidia = std::any_of(slots_.begin(), slots_.end(),
+                              [](const Slot& s) { return s.platformName.find("NVIDIA") != std::string::npos; });
+    backend::lockViews(mode == "on" || (mode == "auto" && nvidia));
 }
 
 }  // namespace hetero

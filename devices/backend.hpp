@@ -46,6 +46,7 @@ public:
 private:
     Backends();
     void load();
+    void lockViews() const;  // HETERO_BACKEND_VIEW_LOCK
     std::vector<BackendPlatform> platforms_;
     std::vector<Slot> slots_;
     std::string problem_;

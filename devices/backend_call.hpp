@@ -3,17 +3,40 @@
 // go; checked calls turn a backend's error into an Error (platform/support/error.hpp).
 #pragma once
 
+#include "devices/view_lock.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/object.hpp"
+
+#include <string_view>
 
 #include <functional>
 #include <utility>
 #include <vector>
 
-// Calls a backend object's entry point through its own dispatch table.
-#define BACKEND(object, function) ((object)->dispatch->function)
+// Calls a backend object's entry point through its own dispatch table; for a backend whose views
+// need it, under the shared view lock (devices/view_lock.hpp), except calls that wait.
+#define BACKEND(object, function)                                                                   \
+    (::hetero::backend::Call<decltype((object)->dispatch->function), ::hetero::backend::waits(#function)>{ \
+        (object)->dispatch->function})
 
 namespace hetero {
+namespace backend {
+
+// Calls that wait for other work never hold the view lock (view_lock.hpp).
+constexpr bool waits(std::string_view function) { return function == "clWaitForEvents" || function == "clFinish"; }
+
+template <class Fn, bool Waits>
+struct Call {
+    Fn fn;
+    template <class... Args>
+    auto operator()(Args&&... args) const -> decltype(fn(std::forward<Args>(args)...)) {
+        if (Waits || !viewsLocked()) return fn(std::forward<Args>(args)...);
+        SharedCall hold;
+        return fn(std::forward<Args>(args)...);
+    }
+};
+
+}  // namespace backend
 
 // Fails (throws Error) when a backend call did.
 inline void check(cl_int err) {
@@ -101,6 +124,34 @@ inline void releaseAll(std::vector<cl_event>& events) {
 }
 inline void complete(cl_event userEvent, cl_int status) { BACKEND(userEvent, clSetUserEventStatus)(userEvent, status); }
 
+// A blocking transfer or map: `enqueue(cl_event* done)` enqueues it without blocking (holding the
+// view lock where it applies), and the wait for `done` happens without the lock (view_lock.hpp: no
+// call that holds it waits for another thread). Returns the enqueue's error or the wait's.
+template <typename Enqueue>
+cl_int enqueueAndWait(Enqueue enqueue) {
+    cl_event done = nullptr;
+    cl_int err = enqueue(&done);
+    if (err != CL_SUCCESS) return err;
+    err = BACKEND(done, clWaitForEvents)(1, &done);
+    BACKEND(done, clReleaseEvent)(done);
+    return err;
+}
+// Maps `bytes` of `mem` at `offset` and waits for the map (as enqueueAndWait). Null on failure, with `*errOut`.
+inline void* mapAndWait(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t offset, size_t bytes, cl_int* errOut) {
+    void* p = nullptr;
+    cl_int err = enqueueAndWait([&](cl_event* done) {
+        cl_int e = CL_SUCCESS;
+        p = BACKEND(queue, clEnqueueMapBuffer)(queue, mem, CL_FALSE, flags, offset, bytes, 0, nullptr, done, &e);
+        return p ? CL_SUCCESS : (e == CL_SUCCESS ? CL_OUT_OF_RESOURCES : e);
+    });
+    if (err != CL_SUCCESS && p) {
+        BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
+        p = nullptr;
+    }
+    if (errOut) *errOut = err;
+    return p;
+}
+
 // Runs `fn` with the final status from the backend's completion callback of `e` (on the backend's
 // thread: no blocking calls there). False when the backend refuses the callback (`fn` never runs).
 bool whenComplete(cl_event e, std::function<void(cl_int)> fn);
@@ -109,8 +160,8 @@ bool whenComplete(cl_event e, std::function<void(cl_int)> fn);
 template <typename Use>
 void withMapped(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t bytes, Use use) {
     cl_int err = CL_SUCCESS;
-    void* p = BACKEND(queue, clEnqueueMapBuffer)(queue, mem, CL_TRUE, flags, 0, bytes, 0, nullptr, nullptr, &err);
-    if (!p) fail(err == CL_SUCCESS ? CL_OUT_OF_RESOURCES : err);
+    void* p = mapAndWait(queue, mem, flags, 0, bytes, &err);
+    if (!p) fail(err);
     try {
         use(static_cast<unsigned char*>(p));
     } catch (...) {

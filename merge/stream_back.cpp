@@ -9,7 +9,9 @@ void StreamBack::run() {
     for (auto& it : items) {
         if (beforeEach) beforeEach(it.bytes);
         backend::withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
-            check(BACKEND(gpuQueue, clEnqueueReadBuffer)(gpuQueue, it.from, CL_TRUE, 0, it.bytes, p, 0, nullptr, nullptr));
+            check(backend::enqueueAndWait([&](cl_event* done) {
+                return BACKEND(gpuQueue, clEnqueueReadBuffer)(gpuQueue, it.from, CL_FALSE, 0, it.bytes, p, 0, nullptr, done);
+            }));
         });
         bytesMoved += it.bytes;
     }

@@ -98,8 +98,7 @@ PinnedPool::Block PinnedPool::pin(size_t classBytes) {
     cl_mem buffer = BACKEND(context_, clCreateBuffer)(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, classBytes,
                                                       nullptr, &err);
     if (!buffer) return {};
-    void* p = BACKEND(queue_, clEnqueueMapBuffer)(queue_, buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, 0,
-                                                  nullptr, nullptr, &err);
+    void* p = backend::mapAndWait(queue_, buffer, CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, &err);
     if (!p) {
         BACKEND(buffer, clReleaseMemObject)(buffer);
         return {};

@@ -40,7 +40,16 @@ Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLa
     if (!unified_ && !image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
 }
 
+void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
+
+std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) {
+    std::lock_guard lock(mutex);
+    return copies_[slot].views.retire(view);
+}
+
 Storage::~Storage() {
+    for (auto& c : copies_)
+        for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
     if (unified_) {
         unifiedRelease();
         return;
@@ -172,14 +181,13 @@ void Storage::upload(unsigned slot, Queue& queue) {
     // Whatever still uses the old contents of this copy finishes first.
     cl_event ready = readyOn(slot);
     cl_uint waits = ready ? 1 : 0;
-    cl_int err;
-    if (isImage_) {
+    cl_int err = backend::enqueueAndWait([&](cl_event* done) {
+        if (!isImage_)
+            return BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_FALSE, 0, bytes_, host(), waits, waits ? &ready : nullptr, done);
         size_t origin[3] = {0, 0, 0};
-        err = BACKEND(q, clEnqueueWriteImage)(q, m, CL_TRUE, origin, image_.region, transferRowPitch(), transferSlicePitch(),
-                                              host(), waits, waits ? &ready : nullptr, nullptr);
-    } else {
-        err = BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_TRUE, 0, bytes_, host(), waits, waits ? &ready : nullptr, nullptr);
-    }
+        return BACKEND(q, clEnqueueWriteImage)(q, m, CL_FALSE, origin, image_.region, transferRowPitch(), transferSlicePitch(),
+                                               host(), waits, waits ? &ready : nullptr, done);
+    });
     if (err != CL_SUCCESS) {
         HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
         fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
@@ -195,15 +203,14 @@ void Storage::download(unsigned slot, Queue& queue) {
     Copy& c = copies_[slot];
     settle(slot);
     cl_uint waits = c.ready ? 1 : 0;
-    cl_int err;
-    if (isImage_) {
+    cl_int err = backend::enqueueAndWait([&](cl_event* done) {
+        if (!isImage_)
+            return BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_FALSE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
+                                                   done);
         size_t origin[3] = {0, 0, 0};
-        err = BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_TRUE, origin, image_.region, transferRowPitch(),
-                                             transferSlicePitch(), host(), waits, waits ? &c.ready : nullptr, nullptr);
-    } else {
-        err = BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_TRUE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
-                                              nullptr);
-    }
+        return BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_FALSE, origin, image_.region, transferRowPitch(),
+                                              transferSlicePitch(), host(), waits, waits ? &c.ready : nullptr, done);
+    });
     if (err != CL_SUCCESS) {
         HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
         fail(CL_OUT_OF_RESOURCES);

@@ -7,6 +7,7 @@
 // a transfer of its own.
 #pragma once
 
+#include "platform/memory/backend_views.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/engine/deferred_event.hpp"
 #include "platform/observe/counters.hpp"
@@ -104,6 +105,11 @@ public:
     // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
     void initialContentsOnHost();
     uint64_t version() const { return version_; }
+    // A view of `slot`'s backend memory (a sub-buffer, an image from the buffer) was made for the
+    // bytes [begin, end) (`mutex` held). retireView: its object is gone; returns what may be
+    // released now, which the caller releases once it let go of `mutex` (backend_views.hpp).
+    void addView(unsigned slot, cl_mem view, size_t begin, size_t end);
+    std::vector<cl_mem> retireView(unsigned slot, cl_mem view);
 
 private:
     size_t transferRowPitch() const;
@@ -134,6 +140,7 @@ private:
         cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
+        BackendViews views;                    // views of `mem`
     };
     void settle(unsigned slot);  // `later` becomes `ready`
     Ref<Context> context_;

@@ -267,8 +267,9 @@ Mem::~Mem() {
         destructors_.clear();
     }
     for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it) it->first(handle(), it->second);
-    for (cl_mem b : subBackend_)
-        if (b) BACKEND(b, clReleaseMemObject)(b);
+    for (unsigned slot = 0; slot < subBackend_.size(); ++slot)
+        if (cl_mem view = subBackend_[slot])
+            for (cl_mem v : storage_->retireView(slot, view)) backend::releaseView(v);  // devices/view_lock.hpp
 }
 
 cl_mem Mem::backendMem(unsigned slot) {
@@ -280,12 +281,16 @@ cl_mem Mem::backendMem(unsigned slot) {
             desc.image_slice_pitch = 0;
             cl_context ctx = context_->backend(slot);
             cl_int err = CL_SUCCESS;
-            subBackend_[slot] = BACKEND(ctx, clCreateImage)(ctx, flags_ & (kAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE),
-                                                             &layout_.format, &desc, nullptr, &err);
+            {
+                backend::ViewChange alone;  // not BACKEND() while held
+                subBackend_[slot] = ctx->dispatch->clCreateImage(ctx, flags_ & (kAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE),
+                                                                 &layout_.format, &desc, nullptr, &err);
+            }
             if (!subBackend_[slot]) {
                 HETERO_LOG(Warn, "image from a buffer on slot %u failed: %s", slot, errorName(err));
                 fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
             }
+            storage_->addView(slot, subBackend_[slot], origin_, origin_ + size_);
         }
         return subBackend_[slot];
     }
@@ -294,12 +299,16 @@ cl_mem Mem::backendMem(unsigned slot) {
     if (!subBackend_[slot]) {
         cl_buffer_region region{origin_, size_};
         cl_int err = CL_SUCCESS;
-        subBackend_[slot] = BACKEND(root, clCreateSubBuffer)(root, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                                              &region, &err);
+        {
+            backend::ViewChange alone;  // not BACKEND() while held
+            subBackend_[slot] = root->dispatch->clCreateSubBuffer(root, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                                                  &region, &err);
+        }
         if (!subBackend_[slot]) {
             HETERO_LOG(Warn, "sub-buffer on slot %u failed: %s", slot, errorName(err));
             fail(err == CL_MISALIGNED_SUB_BUFFER_OFFSET ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE);
         }
+        storage_->addView(slot, subBackend_[slot], origin_, origin_ + size_);
     }
     return subBackend_[slot];
 }

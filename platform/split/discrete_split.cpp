@@ -201,7 +201,9 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
         backend::withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
-            check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_TRUE, 0, m.bytes, p, 0, nullptr, nullptr));
+            check(backend::enqueueAndWait([&](cl_event* done) {
+                return BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, 0, m.bytes, p, 0, nullptr, done);
+            }));
         });
         bytesMoved += m.bytes;
     }
@@ -228,9 +230,11 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         });
         if (range.second == range.first) continue;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
-        check(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_TRUE, range.first,
-                                                           range.second - range.first, t.sent.data() + range.first, 0,
-                                                           nullptr, nullptr));
+        check(backend::enqueueAndWait([&](cl_event* done) {
+            return BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_FALSE, range.first,
+                                                              range.second - range.first, t.sent.data() + range.first,
+                                                              0, nullptr, done);
+        }));
         bytesMoved += range.second - range.first;
     }
 }
@@ -330,8 +334,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         // whose results have arrived.
         cl_uint lowest = static_cast<cl_uint>(begin);
         if (!fixedShare)
-            check(BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_TRUE, sizeof(cl_uint), sizeof lowest,
-                                                               &lowest, 0, nullptr, nullptr));
+            check(backend::enqueueAndWait([&](cl_event* done) {
+                return BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_FALSE, sizeof(cl_uint),
+                                                                  sizeof lowest, &lowest, 0, nullptr, done);
+            }));
         sent = begin;
     }
 }

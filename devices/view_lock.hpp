@@ -1,0 +1,59 @@
+// Backends whose sub-buffers cannot be created or released while anything else uses their parent.
+//
+// NVIDIA's OpenCL (driver 580, H100) crashes when one thread creates or releases a sub-buffer while
+// another thread calls it with the parent buffer (a read, write, map, finish), although every
+// OpenCL call must be thread-safe; serialising the calls themselves is enough, commands may still
+// run on the device meanwhile (test/fuzz/subbuffer_race.c shows both on the backend alone).
+// Hetero's own threads (scheduler, split engine, completion callbacks) call backends beside the
+// application's, so Hetero keeps such a backend from ever seeing that: for a locked backend, every
+// call made through BACKEND() holds a shared lock, and creating or releasing a view (a sub-buffer,
+// an image made from a buffer) holds it alone.
+//
+// The lock prefers readers: a thread waiting to create a view never holds up other calls (no
+// deadlock through a call waiting for another thread's call), and a thread in a call may call again
+// (backend callbacks run inside calls). Calls that wait for other work (clWaitForEvents, clFinish)
+// never hold it, and Hetero makes no blocking transfer through BACKEND(): a call holding the lock
+// always returns without waiting for another thread, so a view's creation only waits for calls in
+// progress.
+#pragma once
+
+#include <CL/cl.h>
+
+namespace hetero::backend {
+
+// Whether backend calls take the lock: set while the backends are loaded (HETERO_BACKEND_VIEW_LOCK:
+// when any slot is NVIDIA's), before any other thread calls them. For every backend, not only the
+// one that needs it: a backend's objects need not share one dispatch table, so a call cannot tell
+// cheaply which backend it goes to.
+bool viewsLocked();
+void lockViews(bool on);
+
+// Shared for the duration of one backend call.
+class SharedCall {
+public:
+    SharedCall();
+    ~SharedCall();
+    SharedCall(const SharedCall&) = delete;
+    SharedCall& operator=(const SharedCall&) = delete;
+};
+
+// Alone: no other call of a locked backend runs meanwhile. Calls made while it is held must be
+// made without BACKEND() (the lock is not recursive for its holder). A thread inside a backend
+// call (a callback the backend runs there) cannot wait for the others: held() is false then.
+class ViewChange {
+public:
+    ViewChange();
+    ~ViewChange();
+    ViewChange(const ViewChange&) = delete;
+    ViewChange& operator=(const ViewChange&) = delete;
+    bool held() const { return held_; }
+
+private:
+    bool held_ = false;
+};
+
+// Releases a view (sub-buffer, image from a buffer) of any backend: alone where its backend is
+// locked; from inside a backend call, later, when a thread next leaves its outermost call.
+void releaseView(cl_mem view);
+
+}  // namespace hetero::backend
