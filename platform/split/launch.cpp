@@ -248,15 +248,18 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
     return queue.enqueue(
         std::move(what), std::move(deps), [slot] { return slot; },
         [keep, args, launch, accesses, whole, decided](Submission& sub) -> cl_event {
+            auto countWhole = [&] {
+                whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
+                whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
+                whole->submitted = true;
+                countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+            };
             // Measuring knob (HETERO_TEST_SPLIT_ONLY): one side of a static split, else whole.
             const bool onlySide = testOnlySide() != OnlySide::Off;
             if (onlySide && !launch.empty) {
                 cl_event done = nullptr;
                 if (submitOnlySide(sub, *keep, args, launch, accesses(), done)) {
-                    whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
-                    whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
-                    whole->submitted = true;
-                    countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+                    countWhole();
                     return done;
                 }
             }
@@ -294,10 +297,7 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
             });
             // Unsplit launches feed the history that decides whether splitting this kernel pays.
             if (decision.timeUnsplit) timeUnsplitLaunch(timed ? done : nullptr, keep->variants()->historyKey, launch);
-            whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
-            whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
-            whole->submitted = true;
-            countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+            countWhole();
             return done;
         });
 }
