@@ -199,7 +199,11 @@ def write_reports(out_dir, header_lines, records, config_list, title=None):
                           config_list, derived, [os.path.basename(c) for c in charts],
                           None if charts else chart_note, problems,
                           short_table.markdown_lines(summaries, derived["kernel_ms"]))
-    return problems, short_table.text_lines(summaries, derived["kernel_ms"]), chart_note
+    table = short_table.text_lines(summaries, derived["kernel_ms"])
+    real = tables.real_ideal_text(derived["kernel_ms"])
+    if real:
+        table = table + [""] + real
+    return problems, table, chart_note
 
 
 def sizes_text(size_list):
@@ -273,7 +277,7 @@ def run_session(args, stream=None, table_stream=None):
                                                             args.repeat))
                     command = [executable(build_dir, benchmark), "--size", size, "--platform",
                                c.platform, "--device", c.device, "--repeat",
-                               str(args.inner_repeat)]
+                               str(args.inner_repeat)] + (["--no-check"] if c.no_check else [])
                     env = c.environment(base_env, build_dir)
                     # Hetero runs write a trace: the CPU's share of the work and the bytes moved.
                     trace = traces.path_for(benchmark, size, c.name, repeat) \
@@ -282,7 +286,7 @@ def run_session(args, stream=None, table_stream=None):
                         env["HETERO_TRACE"] = trace
                     elif c.hetero:
                         env.setdefault("HETERO_LOG", "info")  # the counters line at exit
-                    result = run_program(command, env, args.timeout)
+                    result = run_program(command, env, args.timeout, checked=not c.no_check)
                     if trace:
                         traces.collect(trace, result)
                     record(benchmark, size, c.name, repeat, result)

@@ -11,23 +11,31 @@ backends in /etc/OpenCL/vendors or HETERO_BACKENDS.
 import os
 
 STATIC_SHARES = tuple(round(0.1 * i, 1) for i in range(11))
+# The real ideal's measurements (stats.real_ideal): each side of the static split of share s run
+# alone (HETERO_TEST_SPLIT_ONLY, results wrong on purpose, so unchecked). The GPU side of s = 1 and
+# the CPU side of s = 0 have no work-groups and are not run.
+PARTS = ("gpu", "cpu")
 MEMORY_MODELS = ("discrete", "unified")
 MEMORY_PAIR = "pocl:0,pocl:0"
 
 
 class Config:
-    def __init__(self, name, label, platform, device, hetero=False, env=None, share=None):
+    def __init__(self, name, label, platform, device, hetero=False, env=None, share=None,
+                 part=None):
         self.name = name          # short identifier used in files and --configs
         self.label = label        # human-readable description for the Markdown header
         self.platform = platform  # substring of the platform name (--platform)
         self.device = device      # --device argument
         self.hetero = hetero      # runs through the Hetero ICD of the build tree
         self.env = dict(env or {})
-        self.share = share        # HETERO_CPU_SHARE for static splits, else None
+        self.share = share        # HETERO_CPU_SHARE for static splits and split sides, else None
+        self.part = part          # "gpu" / "cpu": one side of the static split `share` run alone
+        # A side run alone computes only part of the result: the program's check is skipped.
+        self.no_check = part is not None
 
     @property
     def is_static(self):
-        return self.share is not None
+        return self.share is not None and self.part is None
 
     def environment(self, base, build_dir):
         """The child process's environment, built from base (normally os.environ)."""
@@ -61,6 +69,15 @@ def static_name(share):
     return "static-%.1f" % share
 
 
+def part_name(part, share):
+    """gpu-part-0.3: the GPU side of static-0.3 (the low 70 % of the work-groups) run alone."""
+    return "%s-part-%.1f" % (part, share)
+
+
+def part_shares(part):
+    return [s for s in STATIC_SHARES if (s < 1.0 if part == "gpu" else s > 0.0)]
+
+
 def all_configs():
     """Every known configuration, in the order they are run and shown."""
     configs = [
@@ -79,6 +96,18 @@ def all_configs():
                               share=share))
     configs.append(Config("hetero", "Hetero adaptive split (no knobs set)", "Hetero", "all",
                           hetero=True))
+    for part in PARTS:
+        for share in part_shares(part):
+            what = "the low %d %% of the work-groups on the GPU" % round(100 * (1 - share)) \
+                if part == "gpu" else "the top %d %% of the work-groups on the CPU" % round(100 * share)
+            configs.append(Config(part_name(part, share),
+                                  "%s side of static-%.1f alone: %s (HETERO_CPU_SHARE=%.1f, "
+                                  "HETERO_TEST_SPLIT_ONLY=%s; results wrong on purpose, unchecked)"
+                                  % (part.upper(), share, what, share, part),
+                                  "Hetero", "all", hetero=True,
+                                  env={"HETERO_CPU_SHARE": "%.1f" % share,
+                                       "HETERO_TEST_SPLIT_ONLY": part},
+                                  share=share, part=part))
     # Unified against discrete memory on one device pair that shares host memory (two PoCL slots),
     # every launch split: the FluidiCL engine (copies, merges) against exclusive partitioning.
     for model in MEMORY_MODELS:
@@ -97,21 +126,28 @@ DEFAULT_SELECTION = "native-gpu,native-cpu,hetero"
 # The full comparison of the published GPU-machine results: Hetero held to the GPU (its overhead)
 # and the eleven static splits (the curve against the ideal) as well.
 SWEEP_SELECTION = "native-gpu,native-cpu,hetero-gpu,static,hetero"
+# The real ideal co-execution (stats.real_ideal): the native devices and each side of every static
+# split run alone.
+REAL_IDEAL_SELECTION = "native-gpu,native-cpu,gpu-part,cpu-part"
 
 
 def select(spec):
     """Parses a --configs value: comma-separated names or groups (default, sweep, all, native,
-    static, hetero-all, memory). Returns the configurations in canonical order; raises ValueError on unknown names."""
+    static, hetero-all, memory, real-ideal, gpu-part, cpu-part). Returns the configurations in canonical order; raises ValueError on unknown names."""
     known = all_configs()
     by_name = {c.name: c for c in known}
     groups = {
-        "all": [c.name for c in known],
+        # The split sides alone compute wrong results on purpose: only by name or real-ideal.
+        "all": [c.name for c in known if not c.part],
         "default": None,  # expanded below
         "sweep": None,
         "native": ["native-gpu", "native-cpu"],
         "static": [static_name(s) for s in STATIC_SHARES],
-        "hetero-all": [c.name for c in known if c.hetero],
+        "hetero-all": [c.name for c in known if c.hetero and not c.part],
         "memory": ["hetero-" + m for m in MEMORY_MODELS],
+        "real-ideal": None,
+        "gpu-part": [part_name("gpu", s) for s in part_shares("gpu")],
+        "cpu-part": [part_name("cpu", s) for s in part_shares("cpu")],
     }
     wanted = set()
     pending = [part.strip() for part in spec.split(",") if part.strip()]
@@ -123,6 +159,8 @@ def select(spec):
             pending.extend(DEFAULT_SELECTION.split(","))
         elif item == "sweep":
             pending.extend(SWEEP_SELECTION.split(","))
+        elif item == "real-ideal":
+            pending.extend(REAL_IDEAL_SELECTION.split(","))
         elif item in groups:
             wanted.update(groups[item])
         elif item in by_name:

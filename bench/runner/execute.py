@@ -1,7 +1,7 @@
 """Runs one benchmark program once and turns its output into a RunResult.
 
-A program prints one line `polybench benchmark=... kernel_ms=... result=PASS|FAIL` and exits
-0 (PASS), 1 (FAIL) or 2 (error). Anything else (no line, a crash, a timeout) is an error here.
+A program prints one line `polybench benchmark=... kernel_ms=... result=PASS|FAIL|UNCHECKED` and
+exits 0 (PASS, UNCHECKED), 1 (FAIL) or 2 (error). Anything else (no line, a crash, a timeout) is an error here.
 """
 
 import os
@@ -59,8 +59,9 @@ def _number(text):
         return None
 
 
-def interpret(exit_code, stdout, stderr, seconds):
-    """Classifies a finished process. PASS needs exit 0, result=PASS and both times present."""
+def interpret(exit_code, stdout, stderr, seconds, checked=True):
+    """Classifies a finished process. PASS needs exit 0, result=PASS (result=UNCHECKED instead
+    when not `checked`: the run was given --no-check, Config.no_check) and both times present."""
     fields = parse_result_line(stdout)
     tail = " ".join((stderr or "").strip().splitlines()[-3:])[-300:]
     if fields is None:
@@ -71,9 +72,11 @@ def interpret(exit_code, stdout, stderr, seconds):
                        fields.get("device", ""), exit_code, seconds)
     result.cpu_share, result.bytes_moved = hetero_trace.from_exit_log(stderr)
     verdict = fields.get("result")
-    if verdict == "PASS" and exit_code == 0 and result.kernel_ms is not None \
+    if verdict == ("PASS" if checked else "UNCHECKED") and exit_code == 0 and result.kernel_ms is not None \
             and result.total_ms is not None:
         result.status = PASS
+        if verdict == "UNCHECKED":
+            result.max_rel_err = None  # printed as nan: nothing was compared
     elif verdict == "FAIL" or exit_code == 1:
         result.status = FAIL
         result.note = "result=%s exit %s max_rel_err=%s" % (verdict, exit_code,
@@ -83,8 +86,9 @@ def interpret(exit_code, stdout, stderr, seconds):
     return result
 
 
-def run_program(command, env, timeout):
-    """Runs command (a list) with env; kills its whole process group after timeout seconds."""
+def run_program(command, env, timeout, checked=True):
+    """Runs command (a list) with env; kills its whole process group after timeout seconds.
+    checked: False when the command has --no-check (see interpret)."""
     start = time.monotonic()
     try:
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -101,4 +105,4 @@ def run_program(command, env, timeout):
         process.communicate()
         return RunResult(TIMEOUT, seconds=time.monotonic() - start,
                          note="killed after %.0f s" % timeout)
-    return interpret(process.returncode, stdout, stderr, time.monotonic() - start)
+    return interpret(process.returncode, stdout, stderr, time.monotonic() - start, checked)

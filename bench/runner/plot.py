@@ -5,7 +5,9 @@
                     splits appear as one bar, the best share, and in full in the next chart
   static-split.png  per program where static splits were measured: kernel time against the CPU's
                     share, next to the ideal co-execution time of that share,
-                    max(share * T_cpu, (1 - share) * T_gpu), and the native and Hetero times
+                    max(share * T_cpu, (1 - share) * T_gpu), the real ideal of each share
+                    where each side was measured alone, max(T_gpu(1 - share), T_cpu(share))
+                    (real_ideal.py), and the native and Hetero times
 
 Run as a script by the interpreter that has matplotlib (plot_runner.py finds it; the runner's own
 interpreter may lack it):  python3 plot.py RESULTS_CSV OUT_DIR
@@ -17,6 +19,11 @@ import csv
 import math
 import os
 import sys
+
+try:
+    from . import real_ideal
+except ImportError:  # run as a script: the runner's folder is on the path
+    import real_ideal
 
 NATIVE = ("native-gpu", "native-cpu")
 BEST_STATIC = "best static split"
@@ -57,8 +64,20 @@ def read_results(path):
 
 def statics(configs):
     """[(share, time)] of the passing static splits of one case, by share."""
-    return sorted((r["share"], r["time"]) for r in configs.values()
-                  if r["share"] is not None and r["time"])
+    return sorted((r["share"], r["time"]) for name, r in configs.items()
+                  if r["share"] is not None and r["time"] and not real_ideal.part_share(name))
+
+
+def real_points(configs):
+    """real_ideal.points() of one case, from its split sides run alone (gpu-part-s, cpu-part-s)."""
+    sides = {"gpu": {}, "cpu": {}}
+    for name, row in configs.items():
+        part = real_ideal.part_share(name)
+        if part and row["time"]:
+            sides[part[0]][part[1]] = row["time"]
+    t_cpu = (configs.get("native-cpu") or {}).get("time")
+    shares = set(sides["gpu"]) | set(sides["cpu"]) | {0.0, 1.0}
+    return real_ideal.points(sides["gpu"], sides["cpu"], t_cpu, shares)
 
 
 def best_share(configs):
@@ -72,6 +91,8 @@ def bar_values(configs):
     configuration."""
     times, failed = {}, {}
     for name, row in configs.items():
+        if real_ideal.part_share(name):
+            continue  # a split side alone: wrong results on purpose, in the static-split chart only
         series = BEST_STATIC if row["share"] is not None else name
         if row["time"]:
             if series not in times or row["time"] < times[series]:
@@ -183,13 +204,14 @@ def ideal_static(share, t_gpu, t_cpu):
 
 def draw_static(plt, cases, path):
     """One panel per case with at least two measured static shares; False when there is none."""
-    panels = [case for case in cases if len(statics(cases[case])) >= 2]
+    panels = [case for case in cases if len(statics(cases[case])) >= 2 or len(real_points(cases[case])) >= 2]
     if not panels:
         return False
     multi_size = len({size for _, size in cases}) > 1
     columns = min(3, len(panels))
     rows = int(math.ceil(len(panels) / float(columns)))
-    legend_h = 0.6  # inches under the panels for the legend
+    legend_columns = 3 if columns >= 3 else 2
+    legend_h = 0.2 + 0.2 * math.ceil(7.0 / legend_columns)  # inches under the panels: 7 entries at most
     height = 3.2 * rows + legend_h
     figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, height), dpi=100,
                                 squeeze=False)
@@ -198,15 +220,25 @@ def draw_static(plt, cases, path):
         axis = axes[index // columns][index % columns]
         configs = cases[case]
         measured = statics(configs)
-        line, = axis.plot([s for s, _ in measured], [t for _, t in measured], "o-",
-                          color=STYLE[BEST_STATIC][0], label="Hetero static split (measured)")
-        handles[line.get_label()] = line
+        if measured:
+            line, = axis.plot([s for s, _ in measured], [t for _, t in measured], "o-",
+                              color=STYLE[BEST_STATIC][0], label="Hetero static split (measured)")
+            handles[line.get_label()] = line
+        real = real_points(configs)
+        if real:
+            line, = axis.plot([p[0] for p in real], [p[3] for p in real], "s-", color="#9467bd",
+                              markersize=4, label="real ideal: max(T_gpu(1−s), T_cpu(s)), sides run alone")
+            handles[line.get_label()] = line
+            gpu = [(p[0], p[1]) for p in real if p[1] > 0]
+            line, = axis.plot([x for x, _ in gpu], [t for _, t in gpu], "x:", color="#9467bd",
+                              markersize=5, linewidth=0.8, label="GPU side alone: T_gpu(1−s)")
+            handles[line.get_label()] = line
         t_gpu = (configs.get("native-gpu") or {}).get("time")
         t_cpu = (configs.get("native-cpu") or {}).get("time")
         if t_gpu and t_cpu:
             shares = [i / 100.0 for i in range(101)]
             line, = axis.plot(shares, [ideal_static(s, t_gpu, t_cpu) for s in shares], "--",
-                              color="black", linewidth=1, label="ideal: max(share·T_cpu, (1−share)·T_gpu)")
+                              color="black", linewidth=1, label="textbook ideal: max(s·T_cpu, (1−s)·T_gpu)")
             handles[line.get_label()] = line
         for name in ("native-gpu", "native-cpu"):
             row = configs.get(name)
@@ -226,7 +258,7 @@ def draw_static(plt, cases, path):
         axis.set_yscale("log")
         axis.set_xlim(-0.03, 1.03)
         axis.set_title(case_label(case, multi_size), fontsize=10)
-        axis.set_xlabel("CPU share of the work-groups", fontsize=9)
+        axis.set_xlabel("CPU share s of the work-groups", fontsize=9)
         axis.set_ylabel("kernel ms (log)", fontsize=9)
         axis.tick_params(labelsize=8)
         axis.grid(color="#e5e5e5")
@@ -235,8 +267,8 @@ def draw_static(plt, cases, path):
     devices = devices_line(cases)
     figure.suptitle("Static splits against the ideal co-execution"
                     + ("\n" + devices if devices else ""), fontsize=11)
-    figure.legend(list(handles.values()), list(handles), loc="lower center", ncol=3, fontsize=8,
-                  frameon=False)
+    figure.legend(list(handles.values()), list(handles), loc="lower center", ncol=legend_columns,
+                  fontsize=8, frameon=False)
     figure.tight_layout(rect=(0, legend_h / height, 1, 1))
     figure.savefig(path)
     plt.close(figure)

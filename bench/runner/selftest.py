@@ -10,7 +10,8 @@ import tempfile
 
 import struct
 
-from . import configs, execute, hetero_trace, plot, plot_runner, short_table, stats, tables
+from . import configs, execute, hetero_trace, plot, plot_runner, real_ideal, short_table, stats, \
+    tables
 
 
 class Checker:
@@ -157,6 +158,12 @@ def check_execute(c):
     c.check(r.status == execute.ERROR and "no platform" in r.note, "no line is an ERROR")
     r = execute.interpret(0, line.replace("PASS", "UNCHECKED"), "", 0.1)
     c.check(r.status == execute.ERROR, "an unchecked run does not count as PASS")
+    r = execute.interpret(0, line.replace("PASS", "UNCHECKED").replace("1.0e-07", "nan"), "", 0.1,
+                          checked=False)
+    c.check(r.status == execute.PASS and r.max_rel_err is None and r.kernel_ms == 1.5,
+            "a run given --no-check passes with result=UNCHECKED")
+    r = execute.interpret(0, line, "", 0.1, checked=False)
+    c.check(r.status == execute.ERROR, "a run given --no-check must not report a check")
     r = execute.run_program([sys.executable, "-c", "import time; time.sleep(60)"], dict(os.environ),
                             1.0)
     c.check(r.status == execute.TIMEOUT, "a hanging program is killed and reported TIMEOUT")
@@ -188,6 +195,19 @@ def check_configs(c):
             and static.get("HETERO_CPU_SHARE") == "0.3", "a static split's environment")
     c.check(by_name["hetero"].environment(base, "/b").get("HETERO_CPU_SHARE") is None,
             "adaptive Hetero gets no inherited share")
+    real = [x.name for x in configs.select("real-ideal")]
+    c.check(real[:2] == ["native-gpu", "native-cpu"] and len(real) == 22
+            and "gpu-part-0.0" in real and "gpu-part-1.0" not in real
+            and "cpu-part-1.0" in real and "cpu-part-0.0" not in real,
+            "real-ideal: the native devices and each side of the static splits alone (%s)" % real)
+    side = by_name["gpu-part-0.3"]
+    env = side.environment(base, "/b")
+    c.check(env.get("HETERO_CPU_SHARE") == "0.3" and env.get("HETERO_TEST_SPLIT_ONLY") == "gpu"
+            and side.no_check and not side.is_static and side.share == 0.3
+            and by_name["cpu-part-0.3"].env.get("HETERO_TEST_SPLIT_ONLY") == "cpu"
+            and not by_name["static-0.3"].no_check, "a split side's environment, unchecked")
+    c.check(not any(x.part for x in configs.select("all") + configs.select("hetero-all")),
+            "all and hetero-all leave out the split sides (wrong results on purpose)")
     unified = by_name["hetero-unified"].environment(base, "/b")
     c.check(unified.get("HETERO_MEMORY") == "unified" and unified.get("HETERO_SPLIT") == "always"
             and [x.name for x in configs.select("memory")] == ["hetero-discrete", "hetero-unified"],
@@ -241,6 +261,62 @@ def check_plot_values(c):
             "chart: the ideal static split meets the ideal co-execution time at its best share")
 
 
+def check_real_ideal(c):
+    """The real ideal, min over s of max(T_gpu(1 - s), T_cpu(s)), from the split sides run alone,
+    beside the textbook ideal; its tables and the chart's curve."""
+    def run(ms):
+        return execute.RunResult(execute.PASS, ms, ms, None)
+
+    # x: the GPU does not get faster with fewer work-groups until 80 % of them (a tail), so the
+    # textbook ideal (+20 %) is far off and the split cannot pay. y: it does; the split pays.
+    sides = {"x": {"gpu-part-0.0": 10.2, "gpu-part-0.1": 10.1, "gpu-part-0.2": 9.0,
+                   "cpu-part-0.1": 6.0, "cpu-part-0.2": 11.0, "cpu-part-1.0": 52.0},
+             "y": {"gpu-part-0.0": 10.2, "gpu-part-0.1": 9.5, "gpu-part-0.2": 8.0,
+                   "cpu-part-0.1": 6.0, "cpu-part-0.2": 9.0},
+             # z: Hetero's GPU side with every group beats the native GPU (noise); the split
+             # gains 12 % over the native GPU but 1 % over that: it does not pay.
+             "z": {"gpu-part-0.0": 9.0, "gpu-part-0.1": 8.9, "cpu-part-0.1": 6.0}}
+    records = []
+    for name, times in sides.items():
+        records += [(name, "S", "native-gpu", run(10.0)), (name, "S", "native-cpu", run(50.0))]
+        records += [(name, "S", config, run(ms)) for config, ms in times.items()]
+    summaries = stats.summarise(records)
+    x, y, z = stats.derive(summaries, configs.all_configs(), "kernel_ms")
+    c.check(_close(x.ideal_gain, 10.0 / stats.ideal_time(10.0, 50.0)), "textbook ideal gain")
+    c.check(_close(x.real_ideal, 10.1) and x.real_share == 0.1 and not x.pays
+            and _close(x.real_gain, 10.0 / 10.1) and x.real_cpu_source == "measured",
+            "real ideal: max(T_gpu(0.9), T_cpu(0.1)) = 10.1 at 0.1; does not pay (%s at %s)"
+            % (x.real_ideal, x.real_share))
+    c.check([(p[0], p[3]) for p in x.real_points] == [(0.0, 10.2), (0.1, 10.1), (0.2, 11.0), (1.0, 52.0)],
+            "real ideal: the shares with both sides known, T_gpu(0) = T_cpu(0) = 0 (%s)" % x.real_points)
+    c.check(_close(y.real_ideal, 9.0) and y.real_share == 0.2 and y.pays
+            and y.real_cpu_source == "mixed", "real ideal: 9.0 at 0.2 pays (+11 %%) (%s)" % y.real_ideal)
+    c.check(_close(z.real_ideal, 8.9) and z.unsplit == 9.0 and _close(z.real_gain, 9.0 / 8.9)
+            and not z.pays, "real ideal: the gain is over the best unsplit time, Hetero's included")
+    scaled = real_ideal.points({0.0: 10.0, 0.2: 8.0}, {}, 50.0, [0.0, 0.2, 1.0])
+    c.check([(p[0], p[2], p[4]) for p in scaled] == [(0.0, 0.0, None), (0.2, 10.0, False), (1.0, 50.0, False)]
+            and real_ideal.best(scaled) == (10.0, 0.0, "scaled"),
+            "real ideal: T_cpu(s) = s * T_cpu where the CPU side was not measured (%s)" % scaled)
+    c.check(real_ideal.points({}, {0.5: 1.0}, 50.0, [0.0, 0.5, 1.0]) == [],
+            "real ideal: nothing without a GPU side")
+    text = "\n".join(tables.real_ideal_text([x, y]))
+    c.check("x  " in text and "y  " in text and "YES" in text
+            and tables.pays_line([x, y, z]).endswith(": y S (+11.1 %) (of 3 measured)"),
+            "real ideal: the terminal's table marks the programs that pay (%s)" % tables.pays_line([x, y]))
+    lines = []
+    tables._real_ideal_tables(lines, [x, y])
+    c.check(any(l.startswith("| y | S | 10.00 | 50.00 | 10.00 (gpu) | 8.33 | +20.0 % | 10.00 | 9.00 (0.2) | mixed "
+                             "| +11.1 % | **yes** |") for l in lines)
+            and any("**8.00 / 9.00**" in l for l in lines),
+            "real ideal: results.md's tables")
+    rows = {config: {"config": config, "time": ms, "status": "PASS", "cpu_share": None,
+                     "share": (real_ideal.part_share(config) or (None, None))[1]}
+            for config, ms in list(sides["y"].items()) + [("native-gpu", 10.0), ("native-cpu", 50.0)]}
+    c.check(plot.real_points(rows) == y.real_points and plot.statics(rows) == []
+            and "gpu-part-0.1" not in plot.bar_values(rows)[0],
+            "chart: the real ideal curve is the table's; split sides are no static split and no bar")
+
+
 def png_size(path):
     """(width, height) from a PNG file's header; ValueError if it is not a PNG."""
     with open(path, "rb") as source:
@@ -280,7 +356,9 @@ def check_from_results_csv(c):
                       "kernel_ms_min,kernel_ms_max,max_rel_err,platform,device,note\n")
             for config, share, ms in (("native-gpu", "", 2), ("native-cpu", "", 8),
                                       ("static-0.0", "0.0", 2.1), ("static-0.5", "0.5", 5),
-                                      ("static-1.0", "1.0", 9), ("hetero", "", 2.2)):
+                                      ("static-1.0", "1.0", 9), ("hetero", "", 2.2),
+                                      ("gpu-part-0.0", "0.0", 2.05), ("gpu-part-0.5", "0.5", 1.9),
+                                      ("cpu-part-0.5", "0.5", 4.5)):
                 out.write("gemm,LARGE,%s,%s,PASS,3,3,%s,%s,,,0,P,D,\n" % (config, share, ms, ms))
         out_dir = os.path.join(root, "out")
         args = cli.parse_args(["--from", source, "--out", out_dir])
@@ -292,6 +370,10 @@ def check_from_results_csv(c):
         c.check(rows.get("static-0.5", {}).get("kernel_ms") == "5"
                 and rows.get("static-0.5", {}).get("share") == "0.5",
                 "--from a results.csv keeps its medians and shares")
+        with open(os.path.join(out_dir, "derived.csv"), newline="") as back:
+            kernel = [r for r in csv.DictReader(back) if r["metric"] == "kernel_ms"][0]
+        c.check(kernel["real_ideal"] == "2.05" and kernel["real_share"] == "0.0"
+                and kernel["real_pays"] == "no", "--from: the real ideal in derived.csv (%s)" % kernel)
         check_charts(c, out_dir, ["results.png", "static-split.png"])
 
 
@@ -417,6 +499,7 @@ def run(args):
     check_configs(c)
     check_short_table(c)
     check_plot_values(c)
+    check_real_ideal(c)
     check_from_results_csv(c)
     check_failures_are_loud(c, args.timeout)
 

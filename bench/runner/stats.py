@@ -6,11 +6,16 @@ Definitions (T = median time of a configuration, for kernel_ms and for total_ms 
   speedup     = best single / T_hetero         > 1: Hetero beats the best single device
   efficiency  = ideal / T_hetero               1.0: Hetero reaches the ideal
   oracle static = the static split (HETERO_CPU_SHARE) with the smallest T
+  real ideal  = min over s of max(T_gpu(1 - s), T_cpu(s)), each side of the split run alone
+                (real_ideal.py); ideal gain = best single / ideal; real gain = unsplit / real
+                ideal, unsplit = the best of the native devices and of each side with every
+                work-group (s = 0, 1); a real gain >= 5 % marks a program where splitting may pay
 Only configurations whose every run passed enter these figures.
 """
 
 import math
 
+from . import real_ideal
 from .execute import ERROR, FAIL, NA, PASS, TIMEOUT
 
 METRICS = ("kernel_ms", "total_ms")
@@ -98,9 +103,10 @@ def summarise(records):
 class Derived:
     """The co-execution figures of one (benchmark, size) for one metric."""
 
-    def __init__(self, benchmark, size, metric, summaries, config_shares):
+    def __init__(self, benchmark, size, metric, summaries, config_shares, part_shares=None):
         """summaries: {config_name: Summary} of this benchmark and size; config_shares:
-        {config_name: share} of the static configurations."""
+        {config_name: share} of the static configurations; part_shares: {config_name: (part,
+        share)} of the split sides run alone (gpu-part-s, cpu-part-s)."""
         self.benchmark, self.size, self.metric = benchmark, size, metric
 
         def t(name):
@@ -119,12 +125,29 @@ class Derived:
         self.oracle_speedup = ratio(self.best_single, self.oracle)
         self.oracle_efficiency = ratio(self.ideal, self.oracle)
         self.hetero_gpu_overhead = ratio(self.t_hetero_gpu, self.t_gpu)
+        sides = {"gpu": {}, "cpu": {}}
+        for name, (part, share) in (part_shares or {}).items():
+            if t(name):
+                sides[part][share] = t(name)
+        self.real_points = real_ideal.points(sides["gpu"], sides["cpu"], self.t_cpu,
+                                             set(config_shares.values()) | {0.0, 1.0} |
+                                             {share for _, share in (part_shares or {}).values()})
+        self.real_ideal, self.real_share, self.real_cpu_source = real_ideal.best(self.real_points)
+        self.ideal_gain = ratio(self.best_single, self.ideal)
+        # A split pays against the best time without one: a native device, or one side through
+        # Hetero with every work-group (shares 0 and 1), so that Hetero's own noise never does.
+        unsplit = [p[3] for p in self.real_points if p[0] in (0.0, 1.0)] + [self.best_single]
+        unsplit = [v for v in unsplit if v]
+        self.unsplit = min(unsplit) if self.real_points and unsplit else None
+        self.real_gain = ratio(self.unsplit, self.real_ideal)
+        self.pays = None if self.real_gain is None else self.real_gain >= real_ideal.PAYS
 
 
 def derive(summaries, configs, metric):
     """One Derived per (benchmark, size) in first-seen order."""
     shares = {c.name: c.share for c in configs if c.is_static}
+    parts = {c.name: (c.part, c.share) for c in configs if c.part}
     by_case = {}
     for (benchmark, size, config), summary in summaries.items():
         by_case.setdefault((benchmark, size), {})[config] = summary
-    return [Derived(b, s, metric, cases, shares) for (b, s), cases in by_case.items()]
+    return [Derived(b, s, metric, cases, shares, parts) for (b, s), cases in by_case.items()]

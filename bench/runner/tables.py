@@ -4,6 +4,7 @@ configuration), derived.csv (co-execution figures) and results.md (all of it for
 import csv
 import os
 
+from . import real_ideal
 from .execute import RunResult
 from .stats import METRICS, geomean, ratio
 
@@ -18,7 +19,8 @@ RESULT_COLUMNS = ("benchmark", "size", "config", "share", "status", "runs", "pas
 DERIVED_COLUMNS = ("benchmark", "size", "metric", "t_gpu", "t_cpu", "ideal", "best_single",
                    "best_device", "t_hetero_gpu", "hetero_gpu_overhead", "oracle_static",
                    "oracle_share", "oracle_speedup", "oracle_efficiency", "t_hetero",
-                   "hetero_speedup", "hetero_efficiency")
+                   "hetero_speedup", "hetero_efficiency", "ideal_gain", "unsplit", "real_ideal",
+                   "real_share", "real_cpu_source", "real_gain", "real_pays")
 
 
 def _cell(value, digits=4):
@@ -98,7 +100,11 @@ def write_derived_csv(path, derived_by_metric):
                                  _cell(d.oracle), "" if d.oracle_share is None else
                                  "%.1f" % d.oracle_share, _cell(d.oracle_speedup),
                                  _cell(d.oracle_efficiency), _cell(d.t_hetero),
-                                 _cell(d.speedup), _cell(d.efficiency)])
+                                 _cell(d.speedup), _cell(d.efficiency), _cell(d.ideal_gain),
+                                 _cell(d.unsplit), _cell(d.real_ideal), "" if d.real_share is None else
+                                 "%.1f" % d.real_share, d.real_cpu_source or "",
+                                 _cell(d.real_gain), "" if d.pays is None else
+                                 ("yes" if d.pays else "no")])
 
 
 def format_ms(value):
@@ -133,7 +139,8 @@ def _time_table(lines, summaries, configs, cases, metric):
         if s is None or s.status == "n/a":
             return "n/a"
         return format_ms(getattr(s, metric)) if s.status == "PASS" else "**%s**" % s.status
-    _config_table(lines, summaries, [c.name for c in configs], cases, cell)
+    # The split sides run alone are in the real ideal's table, share by share.
+    _config_table(lines, summaries, [c.name for c in configs if not c.part], cases, cell)
 
 
 def _derived_table(lines, derived):
@@ -158,6 +165,80 @@ def _derived_table(lines, derived):
             size, _x(geomean([d.hetero_gpu_overhead for d in group])),
             _x(geomean([d.oracle_speedup for d in group])),
             _x(geomean([d.speedup for d in group])), _x(geomean([d.efficiency for d in group]))))
+
+
+def _gain(value):
+    return "n/a" if value is None else "%+.1f %%" % (100.0 * (value - 1.0))
+
+
+def pays_line(derived):
+    """The programs whose real ideal gains at least real_ideal.PAYS over the best unsplit time."""
+    paying = ["%s %s (%s)" % (d.benchmark, d.size, _gain(d.real_gain)) for d in derived if d.pays]
+    measured = [d for d in derived if d.real_ideal is not None]
+    if not measured:
+        return None
+    return "Real ideal gain >= %.0f %% (splitting may pay): %s (of %d measured)" % (
+        100 * (real_ideal.PAYS - 1), ", ".join(paying) if paying else "none", len(measured))
+
+
+def real_ideal_text(derived):
+    """The real ideal against the textbook one as plain text lines (for the terminal); [] when
+    no split side was measured."""
+    measured = [d for d in derived if d.real_ideal is not None]
+    if not measured:
+        return []
+    def ms(value):
+        return "n/a" if value is None else "%s ms" % format_ms(value)
+    rows = [("program", "size", "best single", "textbook ideal", "gain", "unsplit", "real ideal",
+             "share", "T_cpu(s)", "real gain", "pays")]
+    for d in measured:
+        rows.append((d.benchmark, d.size, "n/a" if d.best_single is None else "%s (%s)" % (
+            ms(d.best_single), d.best_device), ms(d.ideal), _gain(d.ideal_gain), ms(d.unsplit),
+            ms(d.real_ideal), "%.1f" % d.real_share, d.real_cpu_source, _gain(d.real_gain),
+            "n/a" if d.pays is None else "YES" if d.pays else "no"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    text = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return ["Real ideal, min over s of max(T_gpu(1-s), T_cpu(s)), against 1/(1/T_gpu + 1/T_cpu)",
+            "(gain: best single device / textbook ideal; real gain: unsplit / real ideal, unsplit =",
+            "the best of the native devices and of each side with every work-group):", ""] + text \
+        + ["", pays_line(measured)]
+
+
+def _real_ideal_tables(lines, derived):
+    """The real ideal beside the textbook one, then each share's two sides."""
+    lines.append("| benchmark | size | T_gpu | T_cpu | best single | textbook ideal | its gain "
+                 "| unsplit | real ideal (share) | T_cpu(s) | real gain | pays |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+    for d in derived:
+        if d.real_ideal is None:
+            continue
+        best = "n/a" if d.best_single is None else "%s (%s)" % (format_ms(d.best_single), d.best_device)
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s (%.1f) | %s | %s | %s |" % (
+            d.benchmark, d.size, format_ms(d.t_gpu), format_ms(d.t_cpu), best, format_ms(d.ideal),
+            _gain(d.ideal_gain), format_ms(d.unsplit), format_ms(d.real_ideal), d.real_share, d.real_cpu_source,
+            _gain(d.real_gain), "**yes**" if d.pays else "no" if d.pays is not None else "n/a"))
+    shares = sorted({p[0] for d in derived for p in d.real_points})
+    lines.append("")
+    lines.append("Each share s: T_gpu(1 − s) / T_cpu(s) in ms (T_cpu scaled from the native CPU "
+                 "where marked ~); the smaller maximum is the real ideal.")
+    lines.append("")
+    lines.append("| benchmark | size | " + " | ".join("s=%.1f" % s for s in shares) + " |")
+    lines.append("|---|---|" + "---:|" * len(shares))
+    for d in derived:
+        if d.real_ideal is None:
+            continue
+        by_share = {p[0]: p for p in d.real_points}
+        cells = []
+        for s in shares:
+            p = by_share.get(s)
+            if p is None:
+                cells.append("n/a")
+                continue
+            def side(t):
+                return format_ms(t) if t else "–"  # a side with no work-groups
+            text = "%s / %s%s" % (side(p[1]), "~" if p[4] is False else "", side(p[2]))
+            cells.append("**%s**" % text if s == d.real_share else text)
+        lines.append("| %s | %s | %s |" % (d.benchmark, d.size, " | ".join(cells)))
 
 
 # Hetero against the native GPU: held to the GPU, and the default (GPU + CPU, no knobs).
@@ -202,7 +283,7 @@ def _work_table(lines, summaries, configs, cases):
         if s is None or (s.cpu_share is None and s.bytes_moved is None):
             return "n/a"
         return "%s, %s" % (_share(s.cpu_share), _megabytes(s.bytes_moved))
-    _config_table(lines, summaries, [c.name for c in configs if c.hetero], cases, cell)
+    _config_table(lines, summaries, [c.name for c in configs if c.hetero and not c.part], cases, cell)
 
 
 CHART_CAPTIONS = {
@@ -269,7 +350,27 @@ def write_markdown(path, header_lines, summaries, configs, derived_by_metric, ch
                      "native GPU (its overhead).")
         lines.append("")
         _derived_table(lines, derived_by_metric[metric])
-    if any(s.cpu_share is not None or s.bytes_moved is not None for s in summaries.values()):
+    real = [d for d in derived_by_metric["kernel_ms"] if d.real_ideal is not None]
+    if real:
+        lines.append("")
+        lines.append("## Real ideal co-execution (kernel time, ms)")
+        lines.append("")
+        lines.append("textbook ideal = 1/(1/T_gpu + 1/T_cpu) of the native devices; real ideal = "
+                     "min over the shares s of max(T_gpu(1 − s), T_cpu(s)), where T_gpu(1 − s) is "
+                     "the program with the GPU side of every launch's static split s run alone "
+                     "(`gpu-part-s`: the low 1 − s of the work-groups, HETERO_TEST_SPLIT_ONLY=gpu) "
+                     "and T_cpu(s) the CPU side alone (`cpu-part-s`, measured) or s·T_cpu "
+                     "(scaled); textbook gain = best single device / ideal − 1; real gain = unsplit / real ideal − 1, "
+                     "unsplit = the best of the native devices and of each side through Hetero with "
+                     "every work-group (s = 0 and 1), so a split pays only against all of them. With several launches per "
+                     "program the real ideal is still a bound (each side summed over the launches). "
+                     "docs/bench.md explains both.")
+        lines.append("")
+        lines.append(pays_line(real))
+        lines.append("")
+        _real_ideal_tables(lines, real)
+    if any((s.cpu_share is not None or s.bytes_moved is not None)
+           and any(c.name == s.config and not c.part for c in configs) for s in summaries.values()):
         lines.append("")
         lines.append("## CPU share and bytes moved (Hetero configurations)")
         lines.append("")

@@ -36,11 +36,32 @@ double cpuShare() {
 
 bool eagerVariantBuilds() {
     static const bool eager = [] {
+        if (testOnlySide() != OnlySide::Off) return true;  // no launch may run whole while variants build
         std::string v = config::get("HETERO_SPLIT_BUILD", "split_build").value_or("lazy");
         if (v != "eager" && v != "lazy") HETERO_LOG(Warn, "HETERO_SPLIT_BUILD=%s not understood (lazy|eager); using lazy", v.c_str());
         return v == "eager";
     }();
     return eager;
+}
+
+OnlySide testOnlySide() {
+    static const OnlySide side = [] {
+        auto v = config::get("HETERO_TEST_SPLIT_ONLY", "test_split_only");
+        if (!v || v->empty()) return OnlySide::Off;
+        if (*v != "gpu" && *v != "cpu") {
+            HETERO_LOG(Warn, "HETERO_TEST_SPLIT_ONLY=%s not understood (gpu|cpu); ignored", v->c_str());
+            return OnlySide::Off;
+        }
+        if (cpuShare() < 0) {
+            HETERO_LOG(Warn, "HETERO_TEST_SPLIT_ONLY=%s needs HETERO_CPU_SHARE; ignored", v->c_str());
+            return OnlySide::Off;
+        }
+        HETERO_LOG(Warn, "HETERO_TEST_SPLIT_ONLY=%s (measuring knob): every splittable launch runs only the %s side of "
+                   "the static split HETERO_CPU_SHARE=%g; the other work-groups are never computed: RESULTS ARE WRONG",
+                   v->c_str(), v->c_str(), cpuShare());
+        return *v == "gpu" ? OnlySide::Gpu : OnlySide::Cpu;
+    }();
+    return side;
 }
 
 }  // namespace hetero

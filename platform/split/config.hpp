@@ -15,4 +15,13 @@ double cpuShare();
 // when a launch of one of its kernels first wants to split.
 bool eagerVariantBuilds();
 
+// HETERO_TEST_SPLIT_ONLY=gpu|cpu: a measuring knob whose RESULTS ARE WRONG on purpose (bench/run's
+// real-ideal configurations only). With HETERO_CPU_SHARE=s, every launch of a splittable kernel runs
+// only one side of that static split: gpu, the GPU slot's abortable kernel skipping the top s of the
+// work-groups from the start, as a static split's GPU side does; cpu, the CPU slot's chunks over
+// the top s. The other groups are never computed. Variants are built eagerly. Read once; a warning
+// says so when set. Off without HETERO_CPU_SHARE.
+enum class OnlySide { Off, Gpu, Cpu };
+OnlySide testOnlySide();
+
 }  // namespace hetero

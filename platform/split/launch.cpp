@@ -7,9 +7,11 @@
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/observe/trace.hpp"
+#include "platform/split/config.hpp"
 #include "platform/split/decision.hpp"
 #include "platform/split/discrete_split.hpp"
 #include "platform/split/launch_stats.hpp"
+#include "platform/split/only_side.hpp"
 #include "platform/split/unified_split.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
@@ -246,7 +248,24 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
     return queue.enqueue(
         std::move(what), std::move(deps), [slot] { return slot; },
         [keep, args, launch, accesses, whole, decided](Submission& sub) -> cl_event {
-            SplitDecision decision = decided ? *decided : splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
+            auto countWhole = [&] {
+                whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
+                whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
+                whole->submitted = true;
+                countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+            };
+            // Measuring knob (HETERO_TEST_SPLIT_ONLY): one side of a static split, else whole.
+            const bool onlySide = testOnlySide() != OnlySide::Off;
+            if (onlySide && !launch.empty) {
+                cl_event done = nullptr;
+                if (submitOnlySide(sub, *keep, args, launch, accesses(), done)) {
+                    countWhole();
+                    return done;
+                }
+            }
+            SplitDecision decision = onlySide ? SplitDecision{}
+                                     : decided ? *decided
+                                               : splitDecision(*keep, args, launch, static_cast<unsigned>(sub.slot));
             if (keep->context()->memoryModel() == MemoryModel::Unified) {
                 decision = unifiedSplitDecision(decision, *keep, args);
                 if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
@@ -278,10 +297,7 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
             });
             // Unsplit launches feed the history that decides whether splitting this kernel pays.
             if (decision.timeUnsplit) timeUnsplitLaunch(timed ? done : nullptr, keep->variants()->historyKey, launch);
-            whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
-            whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
-            whole->submitted = true;
-            countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+            countWhole();
             return done;
         });
 }
@@ -290,11 +306,13 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
 
 Ref<Event> launchKernel(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& geometry,
                         std::vector<Ref<Event>> waitFor, bool wantEvent) {
-    const int slot = chooseSlot(kernel);
+    const bool onlySide = testOnlySide() != OnlySide::Off;
+    int slot = chooseSlot(kernel);
+    if (onlySide) slot = static_cast<int>(onlySideSlot(kernel, static_cast<unsigned>(slot)));
     std::optional<SplitDecision> decided;
     // The direct way leaves out what the queue's machinery is for: waits on other commands'
-    // events, empty launches (a marker), and traced commands (their spans).
-    if (waitFor.empty() && !geometry.empty && !trace::enabled()) {
+    // events, empty launches (a marker), and traced commands (their spans); and the measuring knob.
+    if (waitFor.empty() && !geometry.empty && !trace::enabled() && !onlySide) {
         Ref<Event> event;
         if (launchDirect(type, queue, kernel, geometry, static_cast<unsigned>(slot), wantEvent, decided, event))
             return event;

@@ -1,0 +1,94 @@
+// The measuring knob HETERO_TEST_SPLIT_ONLY: one side of a static split, alone (only_side.hpp).
+#include "platform/split/only_side.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/objects/context.hpp"
+#include "platform/split/config.hpp"
+#include "platform/split/variants.hpp"
+#include "platform/support/log.hpp"
+
+#include <cmath>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace hetero {
+namespace {
+
+// Once per kernel name: which kernels ran whole under the knob (the measurement includes them whole).
+void noteWhole(const Kernel& kernel, const char* why) {
+    static std::mutex mutex;
+    static std::set<std::string> told;
+    std::lock_guard lock(mutex);
+    if (told.insert(kernel.name()).second)
+        HETERO_LOG(Warn, "HETERO_TEST_SPLIT_ONLY: kernel %s runs whole (%s)", kernel.name().c_str(), why);
+}
+
+}  // namespace
+
+unsigned onlySideSlot(const Kernel& kernel, unsigned gpuSlot) {
+    if (testOnlySide() != OnlySide::Cpu || !kernel.variants()) return gpuSlot;
+    const auto& slots = Device::instance()->slots();
+    for (const auto& s : slots)
+        if (s.index != gpuSlot && (s.type & CL_DEVICE_TYPE_CPU) && kernel.availableOn(s.index)) return s.index;
+    for (const auto& s : slots)
+        if (s.index != gpuSlot && kernel.availableOn(s.index)) return s.index;
+    return gpuSlot;
+}
+
+bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                    const std::vector<Access>& accesses, cl_event& done) {
+    auto kv = kernel.variants();
+    const unsigned slot = static_cast<unsigned>(sub.slot);
+    const bool gpuSide = testOnlySide() == OnlySide::Gpu;
+    if (!kv || !kv->ready()) {
+        noteWhole(kernel, "not splittable");
+        return false;
+    }
+    cl_kernel variant = gpuSide ? kv->abort[slot] : kv->chunk[slot];
+    if (!variant) {
+        noteWhole(kernel, "its variant is missing on the slot");
+        return false;
+    }
+    LaunchGeometry l = launch;
+    const transform::NDRange range = resolveSplitRange(l, kernel.maxWorkGroupSize());
+    const uint64_t groups = range.numGroups();
+    // The static split's cut (discrete_split.cpp): the CPU takes [cut, groups), the GPU the rest.
+    const uint64_t cut = groups - static_cast<uint64_t>(std::llround(cpuShare() * double(groups)));
+    const cl_uint numArgs = static_cast<cl_uint>(args.size());
+    done = submitWith(sub, accesses, [&](std::vector<cl_event>& wait) -> cl_event {
+        std::lock_guard lock(kv->mutex);
+        kernel.applyArgs(variant, slot, args);
+        cl_command_queue q = sub.backendQueue;
+        cl_event e = nullptr;
+        if (gpuSide) {
+            // The status word says from the start that the CPU did [cut, groups): those groups return
+            // at once. A buffer of this launch's own, released once the kernel is done with it.
+            const uint32_t launchId = 1;
+            cl_uint status[2] = {launchId, static_cast<cl_uint>(cut)};
+            cl_context c = kernel.context()->backend(slot);
+            cl_int err = CL_SUCCESS;
+            cl_mem word = BACKEND(c, clCreateBuffer)(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof status, status, &err);
+            if (!word) fail(err ? err : CL_OUT_OF_RESOURCES);
+            backend::Buffer held(word);
+            check(BACKEND(variant, clSetKernelArg)(variant, numArgs, sizeof word, &word));
+            setVariantExtraArgs(variant, numArgs + 1, transform::abortExtraArgs(range, launchId));
+            check(BACKEND(q, clEnqueueNDRangeKernel)(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local,
+                                                     static_cast<cl_uint>(wait.size()), listOrNull(wait), &e));
+            return e;
+        }
+        auto subLaunches = transform::chunkLaunches(range, cut, groups);
+        for (const auto& sl : subLaunches) {
+            setVariantExtraArgs(variant, numArgs, sl.extraArgs);
+            check(BACKEND(q, clEnqueueNDRangeKernel)(q, variant, sl.dims, sl.offset, sl.global, sl.local,
+                                                     static_cast<cl_uint>(wait.size()), listOrNull(wait), nullptr));
+        }
+        // After every sub-launch (a marker without a wait list waits for all before it), or none.
+        check(BACKEND(q, clEnqueueMarkerWithWaitList)(q, subLaunches.empty() ? static_cast<cl_uint>(wait.size()) : 0,
+                                                      subLaunches.empty() ? listOrNull(wait) : nullptr, &e));
+        return e;
+    });
+    return true;
+}
+
+}  // namespace hetero
