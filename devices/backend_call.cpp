@@ -7,6 +7,7 @@ namespace hetero::backend {
 namespace {
 using Completion = std::function<void(cl_int)>;
 void CL_CALLBACK runCompletion(cl_event, cl_int status, void* data) {
+    InBackendCallback inside;
     std::unique_ptr<Completion> fn(static_cast<Completion*>(data));
     (*fn)(status);
 }

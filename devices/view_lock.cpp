@@ -59,6 +59,9 @@ SharedCall::~SharedCall() {
     if (--callDepth == 0 && anyLater.load(std::memory_order_relaxed)) releaseLater();
 }
 
+InBackendCallback::InBackendCallback() { ++callDepth; }
+InBackendCallback::~InBackendCallback() { --callDepth; }  // not a call's end: nothing released here
+
 ViewChange::ViewChange() {
     if (!viewsLocked() || callDepth > 0) return;
     pthread_rwlock_wrlock(rwlock());

@@ -52,6 +52,16 @@ private:
     bool held_ = false;
 };
 
+// Held by a backend's callback into Hetero while it runs (the backend may be inside a call of its
+// own, or hold what a call waits for): views released meanwhile go later, and none is made alone.
+class InBackendCallback {
+public:
+    InBackendCallback();
+    ~InBackendCallback();
+    InBackendCallback(const InBackendCallback&) = delete;
+    InBackendCallback& operator=(const InBackendCallback&) = delete;
+};
+
 // Releases a view (sub-buffer, image from a buffer) of any backend: alone where its backend is
 // locked; from inside a backend call, later, when a thread next leaves its outermost call.
 void releaseView(cl_mem view);

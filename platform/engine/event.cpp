@@ -81,6 +81,7 @@ const char* commandName(cl_command_type type) {
 }
 
 void CL_CALLBACK backendCompleted(cl_event backendEvent, cl_int status, void*) {
+    backend::InBackendCallback inside;  // completing may release the last hold of a sub-buffer
     std::vector<Event*> events;
     {
         Waiting& w = waiting();

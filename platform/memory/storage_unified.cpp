@@ -50,6 +50,7 @@ bool eventComplete(cl_event e) {
 }
 
 void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
+    backend::InBackendCallback inside;  // completing the bridge may run completions (view_lock.hpp)
     cl_event bridge = static_cast<cl_event>(user);
     BACKEND(bridge, clSetUserEventStatus)(bridge, status < 0 ? status : CL_COMPLETE);
     BACKEND(bridge, clReleaseEvent)(bridge);

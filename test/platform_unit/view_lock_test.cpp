@@ -120,3 +120,17 @@ TEST_CASE("a call that waits does not hold the lock", "[view_lock]") {
     waiter.join();
     CHECK(waited == CL_SUCCESS);  // it saw the change, rather than giving up after 2 s
 }
+
+TEST_CASE("a view released in a backend's callback goes at the end of a later call", "[view_lock]") {
+    FakeBackend fake;
+    {
+        hetero::backend::InBackendCallback inside;  // as the backend's callback thread
+        hetero::backend::releaseView(&fake.view);
+        CHECK(released == 0);
+    }
+    CHECK(released == 0);  // the callback's end is not a call's end
+    cl_command_queue q = &fake.queue;
+    BACKEND(q, clFlush)(q);
+    CHECK(released == 1);
+    CHECK_FALSE(releasedInsideCall);
+}
