@@ -71,15 +71,24 @@ ViewChange::~ViewChange() {
     if (held_) pthread_rwlock_unlock(rwlock());
 }
 
+namespace {
+void releaseLaterFromHere(cl_mem mem) {
+    std::lock_guard lock(laterMutex);
+    later->insert(later->end(), mem);
+    anyLater.store(true);
+}
+}  // namespace
+
 void releaseView(cl_mem view) {
-    if (viewsLocked() && callDepth > 0) {
-        std::lock_guard lock(laterMutex);
-        later->insert(later->end(), view);
-        anyLater.store(true);
-        return;
-    }
+    if (viewsLocked() && callDepth > 0) return releaseLaterFromHere(view);
     ViewChange alone;
     view->dispatch->clReleaseMemObject(view);  // not BACKEND(): this thread holds the lock alone
+}
+
+void releaseRoot(cl_mem root) {
+    if (viewsLocked() && callDepth > 0) return releaseLaterFromHere(root);
+    if (anyLater.load(std::memory_order_relaxed)) releaseLater();
+    BACKEND(root, clReleaseMemObject)(root);
 }
 
 }  // namespace hetero::backend

@@ -65,5 +65,8 @@ public:
 // Releases a view (sub-buffer, image from a buffer) of any backend: alone where its backend is
 // locked; from inside a backend call, later, when a thread next leaves its outermost call.
 void releaseView(cl_mem view);
+// Releases the memory views were made of, after every view of it: from inside a backend call or
+// callback, later with them; else now, once the views released from callbacks have gone.
+void releaseRoot(cl_mem root);
 
 }  // namespace hetero::backend

@@ -56,7 +56,7 @@ Storage::~Storage() {
     }
     for (auto& c : copies_) {
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        if (c.mem) BACKEND(c.mem, clReleaseMemObject)(c.mem);
+        if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
     }
     if (hostMemory_) hostMemory_->drop();  // the alias slot's buffer holds it until that is gone
 }

@@ -190,7 +190,7 @@ void Storage::unifiedWroteOnHost() {
 void Storage::unifiedRelease() {
     for (auto& c : copies_) {
         if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        if (c.mem) BACKEND(c.mem, clReleaseMemObject)(c.mem);  // each backend buffer drops its hold when gone
+        if (c.mem) backend::releaseRoot(c.mem);  // each backend buffer drops its hold when gone; after its views
     }
     if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
     unifiedMemory_->drop();

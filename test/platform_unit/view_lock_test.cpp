@@ -134,3 +134,20 @@ TEST_CASE("a view released in a backend's callback goes at the end of a later ca
     CHECK(released == 1);
     CHECK_FALSE(releasedInsideCall);
 }
+
+TEST_CASE("a root released after a view deferred from a callback goes after that view", "[view_lock]") {
+    FakeBackend fake;
+    static std::vector<cl_mem> order;
+    order.clear();
+    fake.table.clReleaseMemObject = [](cl_mem m) -> cl_int {
+        order.push_back(m);
+        return CL_SUCCESS;
+    };
+    _cl_mem root{&fake.table};
+    {
+        hetero::backend::InBackendCallback inside;
+        hetero::backend::releaseView(&fake.view);
+    }
+    hetero::backend::releaseRoot(&root);
+    CHECK(order == std::vector<cl_mem>{&fake.view, &root});
+}
