@@ -368,7 +368,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
         if (gaveUp)
             HETERO_LOG(Debug, "split %s: the GPU ended first; the CPU gives up with %zu of %zu migrations left", r.name.c_str(),
                        r.migrations.size() - r.migrationsDone, r.migrations.size());
-        if (cpuStarts) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
+        const bool idle = !r.fixedShare && chaos::cpuIdle();  // test knob: the GPU wins the race
+        if (cpuStarts && !idle) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
