@@ -34,7 +34,7 @@ std::atomic<unsigned> splitsInFlight{0};
 std::atomic<uint32_t> nextLaunchId{1};
 
 // A CPU copy is brought from the GPU in pieces of this size, the GPU kernel's end checked between them.
-constexpr size_t kMigrationPiece = size_t{2} << 20;
+constexpr size_t kMigrationPiece = size_t{1} << 20;
 
 // When a backend event was heard complete (its completion callback), for the split history: a
 // split starts counting when the GPU queue gets to it, not when it was enqueued behind other work.
