@@ -13,6 +13,7 @@
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
+#include "platform/split/split_workers.hpp"
 #include "platform/support/log.hpp"
 
 #include <algorithm>
@@ -734,7 +735,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     cl_event forCommand = r.userGpu;
     sub.tails.push_back(r.tail);
     ++splitsInFlight;
-    std::thread(runSplit, run).detach();
+    runOnSplitWorker([run]() mutable { runSplit(std::move(run)); });  // moved: runSides lets go of it early
     return forCommand;
 }
 
