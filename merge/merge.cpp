@@ -84,19 +84,27 @@ cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_
 }
 
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart, bool copyBack) {
+                 const std::vector<Target>& targets, CpuPart cpuPart) {
     unsigned merges = 0;
+    bool enqueued = false;
     for (const auto& t : targets) {
         backend::Event e;
-        if (cpuPart == CpuPart::All) {
+        // An object the CPU sent nothing of: the CPU left it as it was, the GPU's copy is the result
+        // (where the GPU wrote, it computed what the CPU would have).
+        if (t.sent && cpuPart == CpuPart::All) {
             check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.cpu, t.gpu, 0, 0, t.bytes, 0, nullptr, e.receive()));
-        } else if (cpuPart == CpuPart::Some) {
+            enqueued = true;
+        } else if (t.sent && cpuPart == CpuPart::Some) {
             e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.bytes, t.elementSize));
             ++merges;
+            enqueued = true;
         }
-        if (copyBack) check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.gpu, t.cpu, 0, 0, t.bytes, 0, nullptr, nullptr));
+        if (t.copyBack) {
+            check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.gpu, t.cpu, 0, 0, t.bytes, 0, nullptr, nullptr));
+            enqueued = true;
+        }
     }
-    check(BACKEND(queue, clFinish)(queue));
+    if (enqueued) check(BACKEND(queue, clFinish)(queue));
     return merges;
 }
 

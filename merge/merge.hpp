@@ -42,16 +42,20 @@ struct Target {
     cl_mem cpu;   // what the CPU sent (its results for the groups it completed)
     cl_mem orig;  // the contents before the launch
     size_t bytes, elementSize;
+    // The CPU sent something: `cpu` equals `orig` wherever it sent nothing. Without, `cpu` holds
+    // nothing, and the GPU's copy is the result (the CPU changed none of the object).
+    bool sent;
+    bool copyBack;  // the result is copied into `cpu` too, from where it streams back to the CPU
 };
 // How much of the launch the CPU completed (and sent before the GPU kernel ended).
 enum class CpuPart { None, Some, All };
 
 // After the GPU kernel, on `queue` (in order, behind what the CPU sent): every target's result in
-// `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with `copyBack`, the
-// result is also copied into `cpu`, from where it streams back to the CPU. Waits until done.
+// `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with its `copyBack`,
+// the result is also copied into `cpu`. Waits until done, if it enqueued anything.
 // Returns how many merge kernels ran.
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart, bool copyBack);
+                 const std::vector<Target>& targets, CpuPart cpuPart);
 
 // Enqueues the merge of `bytes` bytes (a multiple of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.

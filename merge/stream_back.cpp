@@ -6,6 +6,7 @@ namespace hetero::merge {
 
 void StreamBack::run() {
     backend::waitAll(cpuReady);
+    if (items.empty()) return;  // nothing on the CPU's queue to wait for
     for (auto& it : items) {
         if (beforeEach) beforeEach(it.bytes);
         backend::withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {

@@ -145,6 +145,7 @@ size_t Storage::transferSlicePitch() const {
 
 void Storage::settle(unsigned slot) {
     Copy& c = copies_[slot];
+    c.promised = false;  // whoever asks for the copy's event relies on what it promises
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
@@ -167,6 +168,7 @@ cl_event Storage::readyOn(unsigned slot) {
 
 cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
     Copy& c = copies_[slot];
+    c.promised = false;
     if (target && c.later && c.later->queue() == target && (!unified_ || slot == lastWriteSlot_)) return nullptr;
     if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
     return readyOn(slot);
@@ -282,6 +284,7 @@ void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue
     if (unified_) return unifiedWroteOn(slot, ready);
     ++version_;
     Copy& c = copies_[slot];
+    c.promised = false;
     if (ready) BACKEND(ready, clRetainEvent)(ready);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = ready;
@@ -295,6 +298,7 @@ void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready
     if (unified_) return unifiedWroteOn(slot, ready);
     ++version_;
     Copy& c = copies_[slot];
+    c.promised = false;
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = nullptr;
     c.readyQueue = nullptr;
@@ -305,6 +309,7 @@ void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready
 
 void Storage::setReady(unsigned slot, cl_event event) {
     Copy& c = copies_[slot];
+    c.promised = false;
     c.later.reset();
     BACKEND(event, clRetainEvent)(event);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
@@ -315,7 +320,20 @@ void Storage::setReady(unsigned slot, cl_event event) {
 void Storage::freshLater(unsigned slot, cl_event ready) {
     setReady(slot, ready);
     copies_[slot].version = version_;
+    copies_[slot].promised = true;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
+}
+
+bool Storage::withdrawFreshLater(unsigned slot, cl_event ready) {
+    std::unique_lock lock(mutex, std::try_to_lock);
+    if (!lock) return false;
+    Copy& c = copies_[slot];
+    if (!c.promised || c.ready != ready) return false;
+    // `ready` stays: nothing may bring the copy up to date before the launch is done with it.
+    c.promised = false;
+    c.version = kNoVersion;
+    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = kNoVersion;
+    return true;
 }
 
 void Storage::wroteOnHost() {

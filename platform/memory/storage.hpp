@@ -102,6 +102,12 @@ public:
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.
     void freshLater(unsigned slot, cl_event ready);
+    // The launch that promised `slot`'s copy (freshLater with `ready`) need not bring it after all:
+    // the copy is stale again (whoever needs it brings it, after `ready`), so a split whose CPU
+    // computed nothing streams nothing back. Only while nobody relied on the promise (asked for the
+    // copy's ready event since): false, and the promise stands, otherwise, and when the storage is
+    // locked (never waits for the lock: its holder may be waiting for the caller's launch).
+    bool withdrawFreshLater(unsigned slot, cl_event ready);
     // The initial contents (COPY_HOST_PTR / USE_HOST_PTR) are on the host.
     void initialContentsOnHost();
     uint64_t version() const { return version_; }
@@ -141,6 +147,7 @@ private:
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
         BackendViews views;                    // views of `mem`
+        bool promised = false;  // freshLater's, and nobody has asked for `ready` since (withdrawFreshLater)
     };
     void settle(unsigned slot);  // `later` becomes `ready`
     Ref<Context> context_;

@@ -57,6 +57,11 @@ bool gpuAfterCpu() {
     return on;
 }
 
+bool cpuIdle() {
+    static const bool on = everyKnob("HETERO_TEST_SPLIT_CPU_IDLE", "test_split_cpu_idle") > 0;
+    return on;
+}
+
 bool giveUp() {
     static const unsigned every = everyKnob("HETERO_TEST_SPLIT_GIVE_UP_EVERY", "test_split_give_up_every");
     static std::atomic<unsigned> launches{0};

@@ -21,5 +21,9 @@ bool giveUp();
 // its CPU side is done, so an adaptive CPU side that does not give up computes every work-group
 // (from the CPU copies, which must then be right).
 bool gpuAfterCpu();
+// HETERO_TEST_SPLIT_CPU_IDLE=1 (tests and bench/tools/split_cost only): an adaptive split's CPU side
+// prepares its copies, then runs no chunk and waits for the GPU kernel, as when the GPU wins the
+// race: what such a split costs over the launch run whole is its fixed cost.
+bool cpuIdle();
 
 }  // namespace hetero::chaos

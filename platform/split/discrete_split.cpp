@@ -13,6 +13,7 @@
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
+#include "platform/split/split_workers.hpp"
 #include "platform/support/log.hpp"
 
 #include <algorithm>
@@ -32,6 +33,9 @@ namespace {
 std::atomic<unsigned> splitsInFlight{0};
 
 std::atomic<uint32_t> nextLaunchId{1};
+
+// A CPU copy is brought from the GPU in pieces of this size, the GPU kernel's end checked between them.
+constexpr size_t kMigrationPiece = size_t{1} << 20;
 
 // When a backend event was heard complete (its completion callback), for the split history: a
 // split starts counting when the GPU queue gets to it, not when it was enqueued behind other work.
@@ -80,12 +84,16 @@ struct SplitRun {
     cl_event userGpu = nullptr, userCpu = nullptr;
     cl_mem status = nullptr;
     struct Target {                       // a written memory object
+        Storage* storage;
         size_t elementSize, bytes;
         cl_mem onGpu, onCpu, orig, recv;
-        std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent)
+        std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent); from the first chunk on
+        bool recvSet = false;             // recv was made a copy of orig (at the first send): the CPU sent some
+        bool withdrawn = false;           // its CPU copy is left stale instead of streamed back
     };
     std::vector<Target> targets;
     struct Migration {                    // a CPU copy brought up to date before the chunks start
+        Storage* storage;
         cl_mem onCpu;
         size_t bytes;
         cl_mem from;                      // a GPU snapshot of the contents; nullptr: zero-fill
@@ -200,23 +208,39 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
+        // In pieces, so that a GPU kernel ending meanwhile waits for one piece, not the object.
+        bool cut = false;
         backend::withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
-            check(backend::enqueueAndWait([&](cl_event* done) {
-                return BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, 0, m.bytes, p, 0, nullptr, done);
-            }));
+            for (size_t at = 0; at < m.bytes && !cut; at += kMigrationPiece) {
+                if (at && mayGiveUp && backend::done(r.gpuDone)) cut = true;  // left for after the launch
+                if (cut) break;
+                size_t n = std::min(kMigrationPiece, m.bytes - at);
+                check(backend::enqueueAndWait([&](cl_event* done) {
+                    return BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, at, n, p + at, 0, nullptr,
+                                                                     done);
+                }));
+                bytesMoved += n;
+            }
         });
-        bytesMoved += m.bytes;
+        if (cut) return false;
     }
     check(BACKEND(cpuQueue, clFinish)(cpuQueue));
-    for (auto& t : r.targets)
-        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
     return true;
+}
+
+// Before the first chunk: `sent` starts as the CPU copies' pre-launch contents (a CPU side that
+// never runs a chunk needs none of it).
+void captureSent(SplitRun& r, cl_command_queue cpuQueue) {
+    for (auto& t : r.targets) {
+        t.sent = r.resources->hostPool.take(t.bytes);
+        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
+    }
 }
 
 // After a chunk (the CPU queue idle, so the CPU copies are a consistent snapshot: H3): sends what
 // changed since the last send to the receive buffers; the status word follows on the same queue.
 void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved) {
-    // The receive buffers start as copies of the GPU's contents (another queue): never overtake them.
+    // The receive buffers start as copies of the orig snapshots (another queue): never overtake them.
     if (!r.snapshots.empty()) {
         backend::waitAll(r.snapshots);
         backend::releaseAll(r.snapshots);
@@ -230,6 +254,11 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         });
         if (range.second == range.first) continue;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
+        // recv must equal orig wherever the CPU sent nothing: made so at the first send only, so
+        // that a launch whose CPU sends nothing for an object copies nothing (same in-order queue).
+        if (!t.recvSet)
+            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
+        t.recvSet = true;
         check(backend::enqueueAndWait([&](cl_event* done) {
             return BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_FALSE, range.first,
                                                               range.second - range.first, t.sent.data() + range.first,
@@ -249,9 +278,10 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
                                                                             : "GPU result");
     span.add(trace::num("objects", double(r.targets.size())));
     std::vector<merge::Target> targets;
-    for (const auto& t : r.targets) targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize});
+    for (const auto& t : r.targets)
+        targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
     unsigned merges = merge::combine(r.context->backend(r.gpu), Device::instance()->slots()[r.gpu].device, gpuTransfer,
-                                     res.slot(r.gpu).mergeKernels, targets, part, streamBack);
+                                     res.slot(r.gpu).mergeKernels, targets, part);
     counters::add(counters::Merges, merges);
 }
 
@@ -276,7 +306,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
+    bool first = true;
     while (next > r.cpuFloor && (fixedShare || !backend::done(r.gpuDone))) {
+        if (first) captureSent(r, cpuQueue);
+        first = false;
         chaos::delay(2000);
         uint64_t size = randomChunks ? 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
@@ -368,7 +401,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
         if (gaveUp)
             HETERO_LOG(Debug, "split %s: the GPU ended first; the CPU gives up with %zu of %zu migrations left", r.name.c_str(),
                        r.migrations.size() - r.migrationsDone, r.migrations.size());
-        if (cpuStarts) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
+        const bool idle = !r.fixedShare && chaos::cpuIdle();  // test knob: the GPU wins the race
+        if (cpuStarts && !idle) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
         HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
@@ -386,6 +420,23 @@ void runSides(std::shared_ptr<SplitRun> run) {
     // The CPU copies hold the result already when the CPU did every group; else the merged result
     // streams back to them. (A failed launch leaves contents undefined, as on any device.)
     bool streamBack = sent != 0 && result == CL_COMPLETE;
+    // The CPU computed nothing: its copies need not hold this launch's results now. Each one that
+    // nobody relied on yet is left stale (brought from the GPU if and when something needs it)
+    // instead of streamed back: no copy into recv, no transfer.
+    size_t withdrawn = 0;
+    if (streamBack && cpuReady && sent == r.groups) {
+        for (auto& t : r.targets)
+            if ((t.withdrawn = t.storage->withdrawFreshLater(r.cpu, r.userCpu))) ++withdrawn;
+        for (size_t i = r.migrationsDone; i < r.migrations.size(); ++i) {
+            auto& m = r.migrations[i];
+            if (m.pooled && m.storage->withdrawFreshLater(r.cpu, r.userCpu)) {
+                m.pooled = false;  // nothing to bring
+                r.resources->pool.give(r.context->backend(r.gpu), m.from, m.bytes);
+                m.from = nullptr;
+                ++withdrawn;
+            }
+        }
+    }
     if (result == CL_COMPLETE) {
         try {
             mergeOnGpu(r, res, gpuTransfer, sent, streamBack);
@@ -426,13 +477,13 @@ void runSides(std::shared_ptr<SplitRun> run) {
     back.beforeEach = [](size_t) { chaos::delay(5000); };  // tests: later CPU work must wait for what is on its way
     for (auto& t : r.targets) {
         res.pool.give(back.gpuContext, t.orig, t.bytes);
-        if (streamBack) {
+        if (streamBack && !t.withdrawn) {
             BACKEND(t.onCpu, clRetainMemObject)(t.onCpu);
             back.items.push_back({t.recv, t.onCpu, t.bytes});
         } else {
             res.pool.give(back.gpuContext, t.recv, t.bytes);
         }
-        res.hostPool.give(std::move(t.sent));
+        if (!t.sent.empty()) res.hostPool.give(std::move(t.sent));
     }
     r.targets.clear();
     // Preparation given up: objects only read still need their CPU copies brought (written ones
@@ -477,21 +528,23 @@ void runSides(std::shared_ptr<SplitRun> run) {
         trace::Scope span({int(cpuSlot), "stream-back"}, "bring back results");
         back.run();
         span.add(trace::num("bytes", double(back.bytesMoved)));
+        span.add(trace::num("withdrawn", double(withdrawn)));
     } catch (const Error& e) {
         HETERO_LOG(Error, "split launch: bringing results back to the CPU failed (%s)", errorName(e.code));
         cpuStatus = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;  // a stale copy must never pass as current
     }
     back.release();
     counters::add(counters::BytesBetweenDevices, back.bytesMoved);
-    HETERO_LOG(Debug, "split: %zu bytes streamed back to the CPU", back.bytesMoved);
-    BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
-    BACKEND(userCpu, clReleaseEvent)(userCpu);
-    // A chunk left behind (or a fill) with nothing streamed back after it: still PoCL's work, and
-    // maybe its compiler's (a chunk's first run at a work-group size compiles it).
+    HETERO_LOG(Debug, "split: %zu bytes streamed back to the CPU, %zu CPU copies left stale", back.bytesMoved, withdrawn);
+    // A chunk left behind (or a fill): still PoCL's work, and maybe its compiler's (a chunk's first
+    // run at a work-group size compiles it). It writes CPU copies, so it ends before userCpu says
+    // they may be overwritten (a copy left stale above is brought from the GPU after userCpu).
     if (lastOnCpu) {
         BACKEND(lastOnCpu, clWaitForEvents)(1, &lastOnCpu);
         BACKEND(lastOnCpu, clReleaseEvent)(lastOnCpu);
     }
+    BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
+    BACKEND(userCpu, clReleaseEvent)(userCpu);
     if (gateOpener.joinable()) gateOpener.join();
 }
 
@@ -585,25 +638,25 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &filled));
         gpuWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
-        r.migrations.push_back({w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
+        r.migrations.push_back({w.storage, w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
     }
-    // Snapshots: orig (pre-launch contents, for the merge) and recv (what the CPU sends; starts as orig).
+    // Snapshots: orig (pre-launch contents, for the merge); recv (what the CPU sends) becomes a copy
+    // of it at the CPU's first send, so a CPU side that sends nothing costs no second copy.
     for (const auto& w : written) {
-        SplitRun::Target t{w.elementSize,
+        SplitRun::Target t{w.storage,
+                           w.elementSize,
                            w.storage->bytes(),
                            w.storage->backendMem(r.gpu),
                            w.storage->backendMem(r.cpu),
                            res.pool.take(gpuContext, w.storage->bytes()),
                            res.pool.take(gpuContext, w.storage->bytes()),
-                           res.hostPool.take(w.storage->bytes())};
-        cl_event copied[2] = {nullptr, nullptr};
+                           {}};
+        cl_event copied = nullptr;
         check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes,
-                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[0]));
-        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.recv, 0, 0, t.bytes,
-                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied[1]));
-        r.snapshots.push_back(copied[0]);
-        r.snapshots.push_back(copied[1]);
-        if (isStale(w.storage) && w.storage->version() != 0) r.migrations.push_back({t.onCpu, t.bytes, t.orig, false});
+                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
+        r.snapshots.push_back(copied);
+        if (isStale(w.storage) && w.storage->version() != 0)
+            r.migrations.push_back({w.storage, t.onCpu, t.bytes, t.orig, false});
         r.targets.push_back(std::move(t));
     }
     // Objects only read whose CPU copy is stale: a snapshot of the GPU's copy to bring it from.
@@ -615,7 +668,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(),
                                                        static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
         r.snapshots.push_back(copied);
-        r.migrations.push_back({s->backendMem(r.cpu), s->bytes(), from, true});
+        r.migrations.push_back({s, s->backendMem(r.cpu), s->bytes(), from, true});
     }
     // Status word {launch id, lowest group the CPU has done}: before the kernel starts (protocol).
     r.status = res.pool.take(gpuContext, 2 * sizeof(cl_uint));
@@ -682,7 +735,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     cl_event forCommand = r.userGpu;
     sub.tails.push_back(r.tail);
     ++splitsInFlight;
-    std::thread(runSplit, run).detach();
+    runOnSplitWorker([run]() mutable { runSplit(std::move(run)); });  // moved: runSides lets go of it early
     return forCommand;
 }
 

@@ -1,0 +1,268 @@
+// What a discrete split launch does beyond its kernel when the CPU computes little or nothing, and
+// that the results stay exact. Each case runs under the knobs its ctest entry sets (CMakeLists.txt):
+//   [gave-up]    every split's CPU side gives up at once (HETERO_TEST_SPLIT_GIVE_UP_EVERY=1)
+//   [alternate]  every 2nd split gives up, the others' CPU does every work-group
+//                (HETERO_TEST_SPLIT_GIVE_UP_EVERY=2, HETERO_TEST_SPLIT_GPU_AFTER_CPU=1)
+//   [one-chunk]  a static split whose CPU share is one work-group (HETERO_CPU_SHARE=1/64)
+//   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
+#include "cl_test.hpp"
+
+#include <CL/cl_ext_hetero.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+
+struct Counters {
+    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
+    static Counters read(cl_platform_id platform) {
+        auto fn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
+            clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
+        REQUIRE(fn != nullptr);
+        Counters c;
+        REQUIRE(fn(platform, CL_HETERO_COUNTER_COUNT, c.v, nullptr) == CL_SUCCESS);
+        return c;
+    }
+    cl_ulong operator[](int i) const { return v[i]; }
+};
+
+constexpr size_t kItems = 64 * 64;  // 64 work-groups of 64
+constexpr size_t kLocal = 64;
+
+std::string nonce(const char* test) {
+    return std::string("// ") + test + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+           "\n";
+}
+
+cl_uint stepValue(cl_uint src, cl_uint round, size_t i) { return src * 2u + round + static_cast<cl_uint>(i % 5); }
+
+// dst := advance(src): every launch reads what the one before wrote.
+const char* kStep = R"(
+__kernel void advance(__global const uint* src, __global uint* dst, uint round) {
+    size_t i = get_global_id(0);
+    dst[i] = src[i] * 2u + round + (uint)(i % 5);
+})";
+
+struct Chain {
+    Env& env;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem buf[2];
+    std::vector<cl_uint> expect[2];
+    int current = 0;  // the buffer holding the latest result
+    Chain(Env& e, const char* test) : env(e) {
+        program = env.build(nonce(test) + kStep);
+        kernel = env.kernel(program, "advance");
+        for (int b = 0; b < 2; ++b) {
+            expect[b].resize(kItems);
+            for (size_t i = 0; i < kItems; ++i) expect[b][i] = static_cast<cl_uint>(i * 7 + b);
+            buf[b] = env.buffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+            REQUIRE(clEnqueueWriteBuffer(env.queue, buf[b], CL_TRUE, 0, kItems * sizeof(cl_uint), expect[b].data(), 0,
+                                         nullptr, nullptr) == CL_SUCCESS);
+        }
+    }
+    ~Chain() {
+        clReleaseMemObject(buf[0]);
+        clReleaseMemObject(buf[1]);
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+    }
+    void launch(cl_uint round) {
+        const int src = current, dst = 1 - current;
+        setArg(kernel, 0, buf[src]);
+        setArg(kernel, 1, buf[dst]);
+        setArg(kernel, 2, round);
+        size_t global = kItems, local = kLocal;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        for (size_t i = 0; i < kItems; ++i) expect[dst][i] = stepValue(expect[src][i], round, i);
+        current = dst;
+    }
+    bool right(int b) { return env.read<cl_uint>(buf[b], kItems) == expect[b]; }
+    bool mapsRight(int b) {
+        cl_int err = CL_SUCCESS;
+        auto* p = static_cast<cl_uint*>(clEnqueueMapBuffer(env.queue, buf[b], CL_TRUE, CL_MAP_READ, 0,
+                                                           kItems * sizeof(cl_uint), 0, nullptr, nullptr, &err));
+        REQUIRE(err == CL_SUCCESS);
+        bool same = std::vector<cl_uint>(p, p + kItems) == expect[b];
+        REQUIRE(clEnqueueUnmapMemObject(env.queue, buf[b], p, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        return same;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a split whose CPU did nothing moves nothing between the devices and merges nothing", "[gave-up]") {
+    Env env;
+    Chain chain(env, "quiet");
+    chain.launch(0);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    for (cl_uint round = 1; round <= 6; ++round) {
+        Counters before = Counters::read(env.platform);
+        chain.launch(round);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters after = Counters::read(env.platform);
+        INFO("round " << round);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        // The GPU's copies hold the result; the CPU's become current only when something needs them.
+        CHECK(after[CL_HETERO_BYTES_BETWEEN_DEVICES] == before[CL_HETERO_BYTES_BETWEEN_DEVICES]);
+        CHECK(after[CL_HETERO_MERGES] == before[CL_HETERO_MERGES]);
+    }
+    CHECK(chain.right(chain.current));
+    CHECK(chain.right(1 - chain.current));
+}
+
+TEST_CASE("after a split whose CPU did nothing, the host sees the results through reads and maps", "[gave-up]") {
+    Env env;
+    Chain chain(env, "host");
+    for (cl_uint round = 0; round < 6; ++round) {
+        chain.launch(round);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        INFO("round " << round);
+        // Maps use the host copy, which is the CPU slot's copy: it must not pass for current.
+        if (round % 2) CHECK(chain.mapsRight(chain.current));
+        CHECK(chain.right(chain.current));
+        CHECK(chain.mapsRight(chain.current));
+    }
+    // The host overwrites a result the CPU copy never got, then the next launch reads it.
+    std::vector<cl_uint> fresh(kItems);
+    for (size_t i = 0; i < kItems; ++i) fresh[i] = static_cast<cl_uint>(i ^ 0x5a5a);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, chain.buf[chain.current], CL_TRUE, 0, kItems * sizeof(cl_uint), fresh.data(),
+                                 0, nullptr, nullptr) == CL_SUCCESS);
+    chain.expect[chain.current] = fresh;
+    chain.launch(9);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    CHECK(chain.mapsRight(chain.current));
+    CHECK(chain.right(1 - chain.current));
+}
+
+TEST_CASE("a split whose CPU did nothing leaves right CPU copies for the next split's CPU side", "[alternate]") {
+    // Launches alternate: the CPU side gives up (the GPU computes everything), then the CPU
+    // computes every work-group from its own copies, which the launch before did not update.
+    Env env;
+    SECTION("each launch finished before the next") {
+        Chain chain(env, "alternate finished");
+        for (cl_uint round = 0; round < 8; ++round) {
+            chain.launch(round);
+            REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        }
+        CHECK(chain.right(0));
+        CHECK(chain.right(1));
+    }
+    SECTION("launches back to back") {
+        Chain chain(env, "alternate queued");
+        for (cl_uint round = 0; round < 8; ++round) chain.launch(round);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        CHECK(chain.right(0));
+        CHECK(chain.right(1));
+    }
+    SECTION("the host reading between launches") {
+        Chain chain(env, "alternate read");
+        for (cl_uint round = 0; round < 8; ++round) {
+            chain.launch(round);
+            INFO("round " << round);
+            CHECK(chain.right(chain.current));
+        }
+        CHECK(chain.mapsRight(0));
+        CHECK(chain.mapsRight(1));
+    }
+}
+
+TEST_CASE("a static split whose CPU did one chunk merges it, and only the objects it changed", "[one-chunk]") {
+    // The CPU's one work-group (the highest) writes `hi` only: `lo` gets nothing from the CPU.
+    Env env;
+    cl_program program = env.build(nonce("one chunk") + R"(
+__kernel void two(__global const uint* in, __global uint* lo, __global uint* hi, uint round) {
+    size_t i = get_global_id(0);
+    hi[i] = in[i] + round;
+    if (i < get_global_size(0) / 2) lo[i] = in[i] ^ round;
+})");
+    cl_kernel kernel = env.kernel(program, "two");
+    std::vector<cl_uint> in(kItems), lo(kItems, 7), hi(kItems, 9);
+    for (size_t i = 0; i < kItems; ++i) in[i] = static_cast<cl_uint>(i * 13);
+    cl_mem inBuf = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kItems * sizeof(cl_uint), in.data());
+    cl_mem loBuf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kItems * sizeof(cl_uint), lo.data());
+    cl_mem hiBuf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kItems * sizeof(cl_uint), hi.data());
+    setArg(kernel, 0, inBuf);
+    setArg(kernel, 1, loBuf);
+    setArg(kernel, 2, hiBuf);
+    for (cl_uint round = 1; round <= 6; ++round) {
+        setArg(kernel, 3, round);
+        Counters before = Counters::read(env.platform);
+        size_t global = kItems, local = kLocal;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters after = Counters::read(env.platform);
+        for (size_t i = 0; i < kItems; ++i) {
+            hi[i] = in[i] + round;
+            if (i < kItems / 2) lo[i] = in[i] ^ round;
+        }
+        INFO("round " << round);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        CHECK(after[CL_HETERO_MERGES] == before[CL_HETERO_MERGES] + 1);  // hi's; lo got nothing to merge
+        CHECK(env.read<cl_uint>(hiBuf, kItems) == hi);
+        CHECK(env.read<cl_uint>(loBuf, kItems) == lo);
+    }
+    clReleaseMemObject(inBuf);
+    clReleaseMemObject(loBuf);
+    clReleaseMemObject(hiBuf);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
+TEST_CASE("after a split whose CPU did nothing, a launch on its CPU slot reads the split's results",
+          "[run-on-alternate]") {
+    // Launches alternate between the slots (HETERO_RUN_ON=alternate): each split is followed at once
+    // by a launch that runs whole on the split's CPU slot and reads its result, from the CPU copy
+    // the split did not update.
+    Env env;
+    cl_program program = env.build(nonce("cpu slot reader") + R"(
+__kernel void slow(__global const uint* src, __global uint* dst, uint round) {
+    size_t i = get_global_id(0);
+    uint x = src[i];
+    for (int k = 0; k < 100; ++k) x = x * 1664525u + 1013904223u;
+    dst[i] = x + round;
+}
+__kernel void total(__global const uint* in, __global uint* sum) {
+    atomic_add(sum, in[get_global_id(0)]);
+})");
+    cl_kernel slow = env.kernel(program, "slow");
+    cl_kernel total = env.kernel(program, "total");
+    std::vector<cl_uint> src(kItems);
+    for (size_t i = 0; i < kItems; ++i) src[i] = static_cast<cl_uint>(i * 31 + 1);
+    cl_mem srcBuf = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kItems * sizeof(cl_uint), src.data());
+    cl_mem dstBuf = env.buffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_uint));
+    cl_mem sumBuf = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
+    setArg(slow, 0, srcBuf);
+    setArg(slow, 1, dstBuf);
+    setArg(total, 0, dstBuf);
+    setArg(total, 1, sumBuf);
+    for (cl_uint round = 1; round <= 6; ++round) {
+        const cl_uint zero = 0;
+        REQUIRE(clEnqueueWriteBuffer(env.queue, sumBuf, CL_TRUE, 0, sizeof zero, &zero, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        setArg(slow, 2, round);
+        size_t global = kItems, local = kLocal;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, slow, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, total, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        cl_uint want = 0;
+        for (size_t i = 0; i < kItems; ++i) {
+            cl_uint x = src[i];
+            for (int k = 0; k < 100; ++k) x = x * 1664525u + 1013904223u;
+            want += x + round;
+        }
+        INFO("round " << round);
+        CHECK(env.read<cl_uint>(sumBuf, 1)[0] == want);
+    }
+    clReleaseMemObject(srcBuf);
+    clReleaseMemObject(dstBuf);
+    clReleaseMemObject(sumBuf);
+    clReleaseKernel(slow);
+    clReleaseKernel(total);
+    clReleaseProgram(program);
+}
