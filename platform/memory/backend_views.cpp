@@ -5,9 +5,13 @@
 
 namespace hetero {
 
-void BackendViews::add(cl_mem view, size_t begin, size_t end) { views_.push_back({view, begin, end, false}); }
+void BackendViews::add(cl_mem view, size_t begin, size_t end) {
+    std::lock_guard lock(mutex_);
+    views_.push_back({view, begin, end, false});
+}
 
 std::vector<cl_mem> BackendViews::retire(cl_mem view) {
+    std::lock_guard lock(mutex_);
     for (auto& v : views_)
         if (v.mem == view) v.retired = true;
     // Newest first: a view that goes lets the older ones it overlapped go in the same pass.
@@ -25,6 +29,7 @@ std::vector<cl_mem> BackendViews::retire(cl_mem view) {
 }
 
 std::vector<cl_mem> BackendViews::takeAll() {
+    std::lock_guard lock(mutex_);
     std::vector<cl_mem> all;
     for (auto it = views_.rbegin(); it != views_.rend(); ++it) all.push_back(it->mem);
     views_.clear();

@@ -11,10 +11,13 @@
 #include <CL/cl.h>
 
 #include <cstddef>
+#include <mutex>
 #include <vector>
 
 namespace hetero {
 
+// Thread-safe on its own: a view's object may go on any thread, also one whose progress somebody
+// holding the storage's mutex waits for (a split's worker), so retiring must not need that mutex.
 class BackendViews {
 public:
     void add(cl_mem view, size_t begin, size_t end);
@@ -30,6 +33,7 @@ private:
         size_t begin, end;  // bytes within the root
         bool retired;
     };
+    std::mutex mutex_;
     std::vector<View> views_;  // oldest first
 };
 

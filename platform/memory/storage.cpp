@@ -42,10 +42,7 @@ Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLa
 
 void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
 
-std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) {
-    std::lock_guard lock(mutex);
-    return copies_[slot].views.retire(view);
-}
+std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }
 
 Storage::~Storage() {
     for (auto& c : copies_)

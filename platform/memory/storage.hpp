@@ -112,8 +112,8 @@ public:
     void initialContentsOnHost();
     uint64_t version() const { return version_; }
     // A view of `slot`'s backend memory (a sub-buffer, an image from the buffer) was made for the
-    // bytes [begin, end) (`mutex` held). retireView: its object is gone; returns what may be
-    // released now, which the caller releases once it let go of `mutex` (backend_views.hpp).
+    // bytes [begin, end) (`mutex` held). retireView: its object is gone (no need of `mutex`, which
+    // whoever waits for this thread may hold); returns what the caller releases now (backend_views.hpp).
     void addView(unsigned slot, cl_mem view, size_t begin, size_t end);
     std::vector<cl_mem> retireView(unsigned slot, cl_mem view);
 
