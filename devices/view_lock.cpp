@@ -16,20 +16,11 @@ namespace {
 std::atomic<bool> locked{false};
 thread_local unsigned callDepth = 0;  // SharedCall nesting on this thread
 
-// Views released from inside a backend call: released by the next thread leaving its outermost call.
+// Views (and roots behind them) waiting to be released: by the next thread that finds the lock free
+// when it leaves its outermost call or releases a view.
 std::mutex laterMutex;
 std::vector<cl_mem>* later = new std::vector<cl_mem>;  // never destroyed (see rwlock())
 std::atomic<bool> anyLater{false};
-
-void releaseLater() {
-    std::vector<cl_mem> views;
-    {
-        std::lock_guard lock(laterMutex);
-        views.swap(*later);
-        anyLater.store(false);
-    }
-    for (cl_mem v : views) releaseView(v);
-}
 
 pthread_rwlock_t* rwlock() {
     static pthread_rwlock_t* lock = [] {
@@ -45,6 +36,28 @@ pthread_rwlock_t* rwlock() {
     return lock;
 }
 
+void releaseLaterFromHere(cl_mem mem) {
+    std::lock_guard lock(laterMutex);
+    later->insert(later->end(), mem);
+    anyLater.store(true);
+}
+
+// Releases what waits, oldest first, if the lock is free now. Never waits for it: the thread may
+// hold something a call in progress waits for. True when nothing older waits any more.
+bool releaseWaiting() {
+    if (!anyLater.load()) return true;
+    if (pthread_rwlock_trywrlock(rwlock()) != 0) return false;
+    std::vector<cl_mem> batch;
+    {
+        std::lock_guard lock(laterMutex);
+        batch.swap(*later);
+        anyLater.store(false);
+    }
+    for (cl_mem m : batch) m->dispatch->clReleaseMemObject(m);  // not BACKEND(): held alone
+    pthread_rwlock_unlock(rwlock());
+    return true;
+}
+
 }  // namespace
 
 bool viewsLocked() { return locked.load(std::memory_order_relaxed); }
@@ -56,7 +69,7 @@ SharedCall::SharedCall() {
 }
 SharedCall::~SharedCall() {
     pthread_rwlock_unlock(rwlock());
-    if (--callDepth == 0 && anyLater.load(std::memory_order_relaxed)) releaseLater();
+    if (--callDepth == 0 && anyLater.load(std::memory_order_relaxed)) releaseWaiting();
 }
 
 InBackendCallback::InBackendCallback() { ++callDepth; }
@@ -71,23 +84,18 @@ ViewChange::~ViewChange() {
     if (held_) pthread_rwlock_unlock(rwlock());
 }
 
-namespace {
-void releaseLaterFromHere(cl_mem mem) {
-    std::lock_guard lock(laterMutex);
-    later->insert(later->end(), mem);
-    anyLater.store(true);
-}
-}  // namespace
-
 void releaseView(cl_mem view) {
-    if (viewsLocked() && callDepth > 0) return releaseLaterFromHere(view);
-    ViewChange alone;
-    view->dispatch->clReleaseMemObject(view);  // not BACKEND(): this thread holds the lock alone
+    if (!viewsLocked()) {
+        view->dispatch->clReleaseMemObject(view);
+        return;
+    }
+    // Behind what waits already; now if no call is in progress, else with the next call's end.
+    releaseLaterFromHere(view);
+    if (callDepth == 0) releaseWaiting();
 }
 
 void releaseRoot(cl_mem root) {
-    if (viewsLocked() && callDepth > 0) return releaseLaterFromHere(root);
-    if (anyLater.load(std::memory_order_relaxed)) releaseLater();
+    if (viewsLocked() && (callDepth > 0 || !releaseWaiting())) return releaseLaterFromHere(root);
     BACKEND(root, clReleaseMemObject)(root);
 }
 

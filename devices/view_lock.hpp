@@ -53,7 +53,7 @@ private:
 };
 
 // Held by a backend's callback into Hetero while it runs (the backend may be inside a call of its
-// own, or hold what a call waits for): views released meanwhile go later, and none is made alone.
+// own, or hold what a call waits for): views released meanwhile wait, and none is made alone.
 class InBackendCallback {
 public:
     InBackendCallback();
@@ -62,11 +62,12 @@ public:
     InBackendCallback& operator=(const InBackendCallback&) = delete;
 };
 
-// Releases a view (sub-buffer, image from a buffer) of any backend: alone where its backend is
-// locked; from inside a backend call, later, when a thread next leaves its outermost call.
+// Releases a view (sub-buffer, image from a buffer) of any backend: where the backend is locked,
+// alone and only when the lock is free at once (the releasing thread may hold what a call in
+// progress waits for, so it never waits): otherwise it waits, in order, for the next thread that
+// finds the lock free at the end of its outermost call or at a release.
 void releaseView(cl_mem view);
-// Releases the memory views were made of, after every view of it: from inside a backend call or
-// callback, later with them; else now, once the views released from callbacks have gone.
+// Releases the memory views were made of, after every view still waiting.
 void releaseRoot(cl_mem root);
 
 }  // namespace hetero::backend

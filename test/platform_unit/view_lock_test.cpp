@@ -151,3 +151,18 @@ TEST_CASE("a root released after a view deferred from a callback goes after that
     hetero::backend::releaseRoot(&root);
     CHECK(order == std::vector<cl_mem>{&fake.view, &root});
 }
+
+TEST_CASE("a view's release never waits for a call in progress: the call's end releases it", "[view_lock]") {
+    // Whoever releases a view may hold what a call in progress waits for (a storage's mutex).
+    FakeBackend fake;
+    cl_command_queue q = &fake.queue;
+    std::thread caller([q] { BACKEND(q, clFlush)(q); });
+    waitUntilInCall();
+    hetero::backend::releaseView(&fake.view);
+    const bool callStillInProgress = inCall;
+    CHECK(released == 0);
+    caller.join();
+    CHECK(callStillInProgress);
+    CHECK(released == 1);  // at the end of the caller's call
+    CHECK_FALSE(releasedInsideCall);
+}
