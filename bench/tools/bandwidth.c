@@ -19,33 +19,15 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext_hetero.h>
+#include "tool_support.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
-static void check(cl_int err, const char* what) {
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "bandwidth: %s failed: %d\n", what, err);
-        exit(1);
-    }
-}
 
-static int compareDoubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
-static double median(double* v, int n) {
-    qsort(v, n, sizeof *v, compareDoubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void report(const char* platform, const char* mode, const char* direction, size_t bytes, double seconds,
                    double wallSeconds) {
@@ -177,6 +159,7 @@ static void hetero(struct Setup* s, size_t bytes, int reps) {
 }
 
 int main(int argc, char** argv) {
+    toolName = "bandwidth";
     const char* want = NULL;
     const char* sizes = "1,2,4,8,16,32,64,128,256";
     const char* modes = NULL;
@@ -194,19 +177,8 @@ int main(int argc, char** argv) {
         }
     }
     if (reps < 1) reps = 1;
-    cl_platform_id ps[16];
-    cl_uint n = 0;
-    clGetPlatformIDs(16, ps, &n);
     struct Setup s = {0};
-    for (cl_uint i = 0; i < n; ++i) {
-        char name[256] = "";
-        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (listOnly) printf("%s\n", name);
-        if (!s.platform && (!want || strstr(name, want))) {
-            s.platform = ps[i];
-            strcpy(s.name, name);
-        }
-    }
+    s.platform = findPlatform(want, listOnly, s.name, sizeof s.name);
     if (listOnly) return 0;
     if (!s.platform) {
         printf("bandwidth: no platform %s\n", want ? want : "at all");

@@ -15,16 +15,12 @@
 // Build: part of the CMake build (build/bench/launch_cost), or gcc -O2 bench/tools/launch_cost.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include "tool_support.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static void CL_CALLBACK noop(cl_event e, cl_int s, void* u) {
     (void)e, (void)s;
@@ -93,10 +89,6 @@ __attribute__((noinline)) void warmup_loop(const struct Pattern* p, cl_command_q
     launches(p, q, k, a, n);
 }
 
-static int compare(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
 static int wanted(const char* list, const char* name, int index) {
     if (!list) return index < kDefaultPatterns;
@@ -108,6 +100,7 @@ static int wanted(const char* list, const char* name, int index) {
 }
 
 int main(int argc, char** argv) {
+    toolName = "launch_cost";
     const char* want = NULL;
     const char* list = NULL;
     int count = 4096, rounds = 3, listOnly = 0;
@@ -124,17 +117,8 @@ int main(int argc, char** argv) {
         }
     }
     if (count < 1 || rounds < 1 || rounds > 99) return 2;
-    cl_platform_id ps[16];
-    cl_uint np = 0;
-    clGetPlatformIDs(16, ps, &np);
-    cl_platform_id p = 0;
     char name[256] = "";
-    for (cl_uint i = 0; i < np && i < 16; ++i) {
-        char n[256] = "";
-        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n, n, NULL);
-        if (listOnly) printf("%s\n", n);
-        if (!p && (!want || strstr(n, want))) p = ps[i], strcpy(name, n);
-    }
+    cl_platform_id p = findPlatform(want, listOnly, name, sizeof name);
     if (listOnly) return 0;
     if (!p) {
         printf("launch_cost: no platform %s\n", want ? want : "at all");
@@ -178,8 +162,8 @@ int main(int argc, char** argv) {
             enqueue[r] = (te - t0) / count * 1e6;
             total[r] = (t1 - t0) / count * 1e6;
         }
-        qsort(enqueue, rounds, sizeof(double), compare);
-        qsort(total, rounds, sizeof(double), compare);
+        qsort(enqueue, rounds, sizeof(double), compareDoubles);
+        qsort(total, rounds, sizeof(double), compareDoubles);
         printf("launch_cost platform=\"%s\" pattern=%s launches=%d enqueue_us=%.3f total_us=%.3f\n", name, pat->name,
                count, enqueue[rounds / 2], total[rounds / 2]);
         fflush(stdout);

@@ -16,33 +16,15 @@
 // Build: part of the CMake build (build/bench/peer_copy), or gcc -O2 bench/tools/peer_copy.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include "tool_support.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
-static void check(cl_int err, const char* what) {
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "peer_copy: %s failed: %d\n", what, err);
-        exit(1);
-    }
-}
 
-static int compareDoubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
-static double median(double* v, int n) {
-    qsort(v, n, sizeof *v, compareDoubles);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static char platformName[256];
 
@@ -207,6 +189,7 @@ static void throughHost(const cl_device_id* d, size_t bytes, int reps, int pipel
 }
 
 int main(int argc, char** argv) {
+    toolName = "peer_copy";
     const char* want = NULL;
     const char* sizes = "1,4,16,64,256";
     const char* modes = "migrate,copy,host,pipelined";
@@ -224,13 +207,7 @@ int main(int argc, char** argv) {
         }
     }
     if (reps < 1) reps = 1;
-    cl_platform_id ps[16], platform = NULL;
-    cl_uint n = 0;
-    clGetPlatformIDs(16, ps, &n);
-    for (cl_uint i = 0; i < n && !platform; ++i) {
-        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof platformName, platformName, NULL);
-        if (!want || strstr(platformName, want)) platform = ps[i];
-    }
+    cl_platform_id platform = findPlatform(want, 0, platformName, sizeof platformName);
     if (!platform) {
         printf("peer_copy: no platform %s\n", want ? want : "at all");
         return 1;

@@ -18,29 +18,15 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext_hetero.h>
+#include "tool_support.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
-static void check(cl_int err, const char* what) {
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "split_cost: %s failed: %d\n", what, err);
-        exit(1);
-    }
-}
 
-static int compareDoubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
 
 static const char* kSource =
     "__kernel void compute(__global const float* in, __global float* out, int iterations) {\n"
@@ -134,6 +120,7 @@ static void run(struct Setup* s, const char* kernelName, size_t mib, int reps) {
 }
 
 int main(int argc, char** argv) {
+    toolName = "split_cost";
     const char* want = NULL;
     const char* sizes = "1,16,64";
     const char* kernels = "compute,bandwidth";
@@ -152,16 +139,8 @@ int main(int argc, char** argv) {
         }
     }
     if (reps < 1) reps = 1;
-    cl_platform_id ps[16];
-    cl_uint np = 0;
-    clGetPlatformIDs(16, ps, &np);
     struct Setup s = {0};
-    for (cl_uint i = 0; i < np && i < 16; ++i) {
-        char n[256] = "";
-        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n, n, NULL);
-        if (listOnly) printf("%s\n", n);
-        if (!s.platform && (!want || strstr(n, want))) s.platform = ps[i], strcpy(s.name, n);
-    }
+    s.platform = findPlatform(want, listOnly, s.name, sizeof s.name);
     if (listOnly) return 0;
     if (!s.platform) {
         printf("split_cost: no platform %s\n", want ? want : "at all");

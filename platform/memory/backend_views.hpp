@@ -3,7 +3,7 @@
 //
 // NVIDIA's OpenCL (driver 580) crashes when a sub-buffer is released while a sub-buffer of the same
 // parent that overlaps it, made after it and used, is still alive; released the other way round,
-// or without overlap, they are fine (test/fuzz/subbuffer_race.c, mode overlap). So a view whose
+// or without overlap, they are fine (bench/tools/subbuffer_race.c, mode overlap). So a view whose
 // object is gone is released only once no later view overlapping it remains; until then it waits
 // here, and whatever is left goes, newest first, with the storage.
 #pragma once

@@ -32,6 +32,7 @@
 #define _GNU_SOURCE  // pthread_rwlockattr_setkind_np
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include "tool_support.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -63,18 +64,7 @@ static cl_kernel touch;  // kernel modes: adds 1 to each int of its argument
 
 static const char* kTouchSource = "__kernel void touch(__global int* p) { p[get_global_id(0)] += 1; }";
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
-static void check(cl_int err, const char* what) {
-    if (err != CL_SUCCESS) {
-        fprintf(stderr, "subbuffer_race: %s failed: %d\n", what, err);
-        exit(1);
-    }
-}
 
 static void* useParent(void* arg) {
     const unsigned seed0 = (unsigned)(size_t)arg;  // 2 or 3: its zone
@@ -186,6 +176,7 @@ static void* churnSubBuffers(void* arg) {
 }
 
 int main(int argc, char** argv) {
+    toolName = "subbuffer_race";
     const char* want = "NVIDIA";
     double seconds = 10;
     int usersArg = -1;
@@ -196,15 +187,8 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--users")) usersArg = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--odd")) oddSizes = atoi(argv[i + 1]);
     }
-    cl_platform_id platforms[16];
-    cl_uint count = 0;
-    check(clGetPlatformIDs(16, platforms, &count), "clGetPlatformIDs");
-    cl_platform_id platform = NULL;
-    for (cl_uint i = 0; i < count && !platform; ++i) {
-        char name[256] = "";
-        clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
-        if (strstr(name, want)) platform = platforms[i];
-    }
+    char name[256];
+    cl_platform_id platform = findPlatform(want, 0, name, sizeof name);
     if (!platform) {
         fprintf(stderr, "subbuffer_race: no platform named like '%s'\n", want);
         return 2;
