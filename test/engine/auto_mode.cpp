@@ -1,6 +1,7 @@
 // Auto mode (HETERO_SPLIT unset) through the ICD loader on two slots: what the split history does
 // with real launches. The policy itself is tested on synthetic timings in test/platform_unit/.
 #include "cl_test.hpp"
+#include "hetero_counters.hpp"
 
 #include <CL/cl_ext_hetero.h>
 
@@ -44,12 +45,8 @@ Affine repeated(Affine step, long long n) {
 }
 
 cl_ulong splitLaunches(cl_platform_id platform) {
-    auto get = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-    REQUIRE(get != nullptr);
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    REQUIRE(get(platform, CL_HETERO_COUNTER_COUNT, v, nullptr) == CL_SUCCESS);
-    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
+    auto c = cltest::Counters::read(platform);
+    return c[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + c[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
 }
 
 }  // namespace

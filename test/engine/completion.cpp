@@ -4,6 +4,7 @@
 // wait returns. Two slots, every launch split (HETERO_SPLIT=always), variants built when a launch
 // first wants to split (HETERO_SPLIT_BUILD=lazy), random schedules (HETERO_TEST_SPLIT_CHAOS).
 #include "cl_test.hpp"
+#include "hetero_counters.hpp"
 
 #include <CL/cl_ext_hetero.h>
 
@@ -12,23 +13,12 @@
 #include <string>
 #include <thread>
 
+using cltest::Counters;
 using cltest::Env;
 using cltest::setArg;
 
 namespace {
 
-struct Counters {
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    static Counters read(cl_platform_id platform) {
-        auto fn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-            clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-        REQUIRE(fn != nullptr);
-        Counters c;
-        REQUIRE(fn(platform, CL_HETERO_COUNTER_COUNT, c.v, nullptr) == CL_SUCCESS);
-        return c;
-    }
-    cl_ulong operator[](int i) const { return v[i]; }
-};
 
 // Eight written objects: the stream-back of one launch has eight transfers, each after a random
 // delay under HETERO_TEST_SPLIT_CHAOS.
@@ -76,6 +66,24 @@ struct EightOutputs {
         return true;
     }
 };
+
+// A launch with an event (and `onComplete` on it, if given), then a blocking read of one of its
+// outputs: the read runs on the slot that holds the merged result, right after the merge, while the
+// launch itself still streams its results back to the other slot. Once the read returns, the launch
+// is complete too.
+void launchThenBlockingRead(Env& env, EightOutputs& k, int round,
+                            void(CL_CALLBACK* onComplete)(cl_event, cl_int, void*) = nullptr, void* userData = nullptr) {
+    cl_event launched = k.launch(round);
+    if (onComplete) REQUIRE(clSetEventCallback(launched, CL_COMPLETE, onComplete, userData) == CL_SUCCESS);
+    cl_int value = 0;
+    REQUIRE(clEnqueueReadBuffer(env.queue, k.out[0], CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) == CL_SUCCESS);
+    cl_int status = CL_QUEUED;
+    REQUIRE(clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    INFO("round " << round);
+    CHECK(status == CL_COMPLETE);
+    CHECK(value == round);
+    clReleaseEvent(launched);
+}
 
 std::string nonce(const char* test) {
     return std::string(test) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -128,20 +136,7 @@ TEST_CASE("a command after a split launch is complete only once the launch is", 
     EightOutputs k(env, nonce("order"));
     clReleaseEvent(k.launch(0));
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
-    for (int round = 1; round <= 8; ++round) {
-        cl_event launched = k.launch(round);
-        cl_int value = 0;
-        // The read runs on the slot that holds the merged result, right after the merge; the launch
-        // itself still streams its results back to the other slot.
-        REQUIRE(clEnqueueReadBuffer(env.queue, k.out[0], CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
-                CL_SUCCESS);
-        cl_int status = CL_QUEUED;
-        REQUIRE(clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
-        INFO("round " << round);
-        CHECK(status == CL_COMPLETE);
-        CHECK(value == round);
-        clReleaseEvent(launched);
-    }
+    for (int round = 1; round <= 8; ++round) launchThenBlockingRead(env, k, round);
 }
 
 TEST_CASE("a launch whose completion a callback waits for is complete once a blocking call after it returns",
@@ -156,19 +151,7 @@ TEST_CASE("a launch whose completion a callback waits for is complete once a blo
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     std::atomic<int> called{0};
     auto onComplete = [](cl_event, cl_int, void* count) { static_cast<std::atomic<int>*>(count)->fetch_add(1); };
-    for (int round = 1; round <= 24; ++round) {
-        cl_event launched = k.launch(round);
-        REQUIRE(clSetEventCallback(launched, CL_COMPLETE, onComplete, &called) == CL_SUCCESS);
-        cl_int value = 0;
-        REQUIRE(clEnqueueReadBuffer(env.queue, k.out[0], CL_TRUE, 0, sizeof value, &value, 0, nullptr, nullptr) ==
-                CL_SUCCESS);
-        cl_int status = CL_QUEUED;
-        REQUIRE(clGetEventInfo(launched, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
-        INFO("round " << round);
-        CHECK(status == CL_COMPLETE);
-        CHECK(value == round);
-        clReleaseEvent(launched);
-    }
+    for (int round = 1; round <= 24; ++round) launchThenBlockingRead(env, k, round, onComplete, &called);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     for (int i = 0; i < 200 && called.load() < 24; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     CHECK(called.load() == 24);

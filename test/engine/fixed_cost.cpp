@@ -6,6 +6,7 @@
 //   [one-chunk]  a static split whose CPU share is one work-group (HETERO_CPU_SHARE=1/64)
 //   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
 #include "cl_test.hpp"
+#include "hetero_counters.hpp"
 
 #include <CL/cl_ext_hetero.h>
 
@@ -13,23 +14,12 @@
 #include <string>
 #include <vector>
 
+using cltest::Counters;
 using cltest::Env;
 using cltest::setArg;
 
 namespace {
 
-struct Counters {
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    static Counters read(cl_platform_id platform) {
-        auto fn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-            clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-        REQUIRE(fn != nullptr);
-        Counters c;
-        REQUIRE(fn(platform, CL_HETERO_COUNTER_COUNT, c.v, nullptr) == CL_SUCCESS);
-        return c;
-    }
-    cl_ulong operator[](int i) const { return v[i]; }
-};
 
 constexpr size_t kItems = 64 * 64;  // 64 work-groups of 64
 constexpr size_t kLocal = 64;
