@@ -13,7 +13,6 @@
 namespace hetero::backend {
 namespace {
 
-std::atomic<bool> locked{false};
 thread_local unsigned callDepth = 0;  // SharedCall nesting on this thread
 
 // Views (and roots behind them) waiting to be released: by the next thread that finds the lock free
@@ -59,9 +58,6 @@ bool releaseWaiting() {
 }
 
 }  // namespace
-
-bool viewsLocked() { return locked.load(std::memory_order_relaxed); }
-void lockViews(bool on) { locked.store(on); }
 
 SharedCall::SharedCall() {
     pthread_rwlock_rdlock(rwlock());

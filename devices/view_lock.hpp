@@ -3,7 +3,7 @@
 // NVIDIA's OpenCL (driver 580, H100) crashes when one thread creates or releases a sub-buffer while
 // another thread calls it with the parent buffer (a read, write, map, finish), although every
 // OpenCL call must be thread-safe; serialising the calls themselves is enough, commands may still
-// run on the device meanwhile (test/fuzz/subbuffer_race.c shows both on the backend alone).
+// run on the device meanwhile (bench/tools/subbuffer_race.c shows both on the backend alone).
 // Hetero's own threads (scheduler, split engine, completion callbacks) call backends beside the
 // application's, so Hetero keeps such a backend from ever seeing that: for a locked backend, every
 // call made through BACKEND() holds a shared lock, and creating or releasing a view (a sub-buffer,
@@ -19,14 +19,18 @@
 
 #include <CL/cl.h>
 
+#include <atomic>
+
 namespace hetero::backend {
 
 // Whether backend calls take the lock: set while the backends are loaded (HETERO_BACKEND_VIEW_LOCK:
 // when any slot is NVIDIA's), before any other thread calls them. For every backend, not only the
 // one that needs it: a backend's objects need not share one dispatch table, so a call cannot tell
 // cheaply which backend it goes to.
-bool viewsLocked();
-void lockViews(bool on);
+// Inline: every call through BACKEND() asks.
+inline std::atomic<bool> viewLockOn{false};
+inline bool viewsLocked() { return viewLockOn.load(std::memory_order_relaxed); }
+inline void lockViews(bool on) { viewLockOn.store(on); }
 
 // Shared for the duration of one backend call.
 class SharedCall {

@@ -17,6 +17,7 @@
 #include "platform/support/log.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -36,6 +37,24 @@ std::atomic<uint32_t> nextLaunchId{1};
 
 // A CPU copy is brought from the GPU in pieces of this size, the GPU kernel's end checked between them.
 constexpr size_t kMigrationPiece = size_t{1} << 20;
+
+// The last transfer into mapped host memory still on its way, waited for when this goes (also when a
+// later step throws), so that the memory is never unmapped under it.
+class TransferInto {
+public:
+    // Keeps `next` (enqueued after the one kept so far, on the same in-order queue), then waits for
+    // that one: if the wait throws, the newest is the one the destructor waits for.
+    void waitThenKeep(backend::Event next) {
+        backend::Event previous = std::exchange(last_, std::move(next));
+        if (previous) backend::wait(previous.get());
+    }
+    ~TransferInto() {
+        if (cl_event e = last_.get()) BACKEND(e, clWaitForEvents)(1, &e);
+    }
+
+private:
+    backend::Event last_;
+};
 
 // When a backend event was heard complete (its completion callback), for the split history: a
 // split starts counting when the GPU queue gets to it, not when it was enqueued behind other work.
@@ -208,19 +227,25 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
-        // In pieces, so that a GPU kernel ending meanwhile waits for one piece, not the object.
+        // In pieces, the GPU kernel's end checked between them: a kernel ending meanwhile waits for
+        // the pieces on their way, not the object. The next piece is enqueued before the one ahead of
+        // it is waited for (the transfer queue is in order), so the copy engine never idles.
         bool cut = false;
         backend::withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
-            for (size_t at = 0; at < m.bytes && !cut; at += kMigrationPiece) {
-                if (at && mayGiveUp && backend::done(r.gpuDone)) cut = true;  // left for after the launch
-                if (cut) break;
+            TransferInto pending;
+            for (size_t at = 0; at < m.bytes; at += kMigrationPiece) {
+                if (at && mayGiveUp && backend::done(r.gpuDone)) {
+                    cut = true;  // the rest is left for after the launch
+                    break;
+                }
                 size_t n = std::min(kMigrationPiece, m.bytes - at);
-                check(backend::enqueueAndWait([&](cl_event* done) {
-                    return BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, at, n, p + at, 0, nullptr,
-                                                                     done);
-                }));
+                backend::Event piece;
+                check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, at, n, p + at, 0, nullptr,
+                                                                 piece.receive()));
                 bytesMoved += n;
+                pending.waitThenKeep(std::move(piece));
             }
+            pending.waitThenKeep({});
         });
         if (cut) return false;
     }
