@@ -202,6 +202,10 @@ size_t CopyRules::presumedLine(size_t offset) const {
         if (d.begin >= offset) break;
         if (d.name != "line") continue;
         if (d.depth > 0 || !allDigits(d.macro)) return 0;  // device-dependent or computed by macros
+        // Spread over several physical lines (a splice, a comment running on): clang numbers the
+        // lines after it from the line of the number, the standard (and GCC) from the line after
+        // the directive, so which one a backend gives is not known.
+        if (lexed_.lineOf(d.begin) != lexed_.lineOf(d.end)) return 0;
         last = &d;
     }
     const size_t physical = lexed_.lineOf(offset);
@@ -363,7 +367,7 @@ void CopyRules::planProgramSite(FunctionSite& s) const {
     s.copyLine = presumedLine(s.start);
     s.resumeLine = presumedLine(s.insertAt);
     if (!s.copyLine || !s.resumeLine)
-        return fail("a #line directive under #if or with a computed number stands before it");
+        return fail("a #line directive under #if, with a computed number or over several lines stands before it");
     s.restore.clear();
     for (const std::string& macro : defined) {
         const State st = stateBefore(s.start, macro);
@@ -416,7 +420,7 @@ void CopyRules::planHeaderSite(FunctionSite& s) const {
     if (!problem.empty()) return fail(problem);
     s.copyLine = f.lexed.lineOf(s.start);  // the header's line (for diagnostics; __LINE__ is refused above)
     s.resumeLine = presumedLine(s.insertAt);
-    if (!s.resumeLine) return fail("a #line directive under #if or with a computed number stands before it");
+    if (!s.resumeLine) return fail("a #line directive under #if, with a computed number or over several lines stands before it");
 }
 
 void CopyRules::planMacroSite(FunctionSite& s) const {
@@ -443,7 +447,7 @@ void CopyRules::planMacroSite(FunctionSite& s) const {
     s.invocationLine = presumedLine(s.invocationStart);
     s.resumeLine = presumedLine(s.insertAt);
     if (!s.copyLine || !s.invocationLine || !s.resumeLine)
-        return fail("a #line directive under #if or with a computed number stands before it");
+        return fail("a #line directive under #if, with a computed number or over several lines stands before it");
 }
 
 std::string CopyRules::macroNamed(const std::set<std::string>& names) const {
