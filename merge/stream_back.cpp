@@ -1,6 +1,6 @@
 #include "merge/stream_back.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 namespace hetero::merge {
 

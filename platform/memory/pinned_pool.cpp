@@ -1,6 +1,6 @@
 #include "platform/memory/pinned_pool.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
