@@ -107,8 +107,8 @@ PinnedPool::Block PinnedPool::pin(size_t classBytes) {
 }
 
 void PinnedPool::unpin(const Block& b) {
-    BACKEND(queue_, clEnqueueUnmapMemObject)(queue_, b.buffer, b.data, 0, nullptr, nullptr);
-    BACKEND(queue_, clFlush)(queue_);
+    backend::enqueueUnmap(queue_, b.buffer, b.data);
+    backend::flush(queue_);
     BACKEND(b.buffer, clReleaseMemObject)(b.buffer);  // the backend frees it once the unmap is done
     pinnedTotal -= b.bytes;
 }
