@@ -2,7 +2,7 @@
 // loader (it would find Hetero itself and recurse), and the backend devices ("slots") the virtual device wraps.
 #pragma once
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 #include <string>
 #include <vector>

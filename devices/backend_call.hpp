@@ -1,6 +1,7 @@
 // The one layer through which Hetero calls a backend (PoCL, NVIDIA): every backend object is called
 // through its own dispatch table, as an ICD loader would. Owners release backend objects when they
-// go; checked calls turn a backend's error into an Error (platform/support/error.hpp).
+// go; checked calls turn a backend's error into an Error (platform/support/error.hpp). Commands and
+// events have named operations of their own (backend_commands.hpp).
 #pragma once
 
 #include "devices/view_lock.hpp"
@@ -9,7 +10,6 @@
 
 #include <string_view>
 
-#include <functional>
 #include <utility>
 #include <vector>
 
@@ -106,70 +106,6 @@ using Buffer = Owned<cl_mem>;
 using Queue = Owned<cl_command_queue>;
 using Kernel = Owned<cl_kernel>;
 using Program = Owned<cl_program>;
-
-// Events.
-inline cl_int status(cl_event e) {
-    cl_int st = CL_QUEUED;
-    BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
-    return st;
-}
-inline bool done(cl_event e) { return status(e) <= CL_COMPLETE; }
-inline void wait(cl_event e) { check(BACKEND(e, clWaitForEvents)(1, &e)); }
-inline void waitAll(const std::vector<cl_event>& events) {
-    for (cl_event e : events) wait(e);
-}
-inline void releaseAll(std::vector<cl_event>& events) {
-    for (cl_event e : events) BACKEND(e, clReleaseEvent)(e);
-    events.clear();
-}
-inline void complete(cl_event userEvent, cl_int status) { BACKEND(userEvent, clSetUserEventStatus)(userEvent, status); }
-
-// A blocking transfer or map: `enqueue(cl_event* done)` enqueues it without blocking (holding the
-// view lock where it applies), and the wait for `done` happens without the lock (view_lock.hpp: no
-// call that holds it waits for another thread). Returns the enqueue's error or the wait's.
-template <typename Enqueue>
-cl_int enqueueAndWait(Enqueue enqueue) {
-    cl_event done = nullptr;
-    cl_int err = enqueue(&done);
-    if (err != CL_SUCCESS) return err;
-    err = BACKEND(done, clWaitForEvents)(1, &done);
-    BACKEND(done, clReleaseEvent)(done);
-    return err;
-}
-// Maps `bytes` of `mem` at `offset` and waits for the map (as enqueueAndWait). Null on failure, with `*errOut`.
-inline void* mapAndWait(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t offset, size_t bytes, cl_int* errOut) {
-    void* p = nullptr;
-    cl_int err = enqueueAndWait([&](cl_event* done) {
-        cl_int e = CL_SUCCESS;
-        p = BACKEND(queue, clEnqueueMapBuffer)(queue, mem, CL_FALSE, flags, offset, bytes, 0, nullptr, done, &e);
-        return p ? CL_SUCCESS : (e == CL_SUCCESS ? CL_OUT_OF_RESOURCES : e);
-    });
-    if (err != CL_SUCCESS && p) {
-        BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
-        p = nullptr;
-    }
-    if (errOut) *errOut = err;
-    return p;
-}
-
-// Runs `fn` with the final status from the backend's completion callback of `e` (on the backend's
-// thread: no blocking calls there). False when the backend refuses the callback (`fn` never runs).
-bool whenComplete(cl_event e, std::function<void(cl_int)> fn);
-
-// Maps `bytes` of a backend buffer (blocking), runs `use` on them, unmaps.
-template <typename Use>
-void withMapped(cl_command_queue queue, cl_mem mem, cl_map_flags flags, size_t bytes, Use use) {
-    cl_int err = CL_SUCCESS;
-    void* p = mapAndWait(queue, mem, flags, 0, bytes, &err);
-    if (!p) fail(err);
-    try {
-        use(static_cast<unsigned char*>(p));
-    } catch (...) {
-        BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr);
-        throw;
-    }
-    check(BACKEND(queue, clEnqueueUnmapMemObject)(queue, mem, p, 0, nullptr, nullptr));
-}
 
 }  // namespace backend
 }  // namespace hetero

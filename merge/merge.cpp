@@ -1,6 +1,6 @@
 #include "merge/merge.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 namespace hetero::merge {
 
@@ -41,9 +41,7 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     set(3, sizeof n, &n);
     size_t local = 256, global = (n + local - 1) / local * local;
     cl_event e = nullptr;
-    cl_int err = BACKEND(queue, clEnqueueNDRangeKernel)(queue, kernel, 1, nullptr, &global, &local,
-                                                        static_cast<cl_uint>(waitList.size()),
-                                                        waitList.empty() ? nullptr : waitList.data(), &e);
+    cl_int err = backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, waitList, &e);
     if (err != CL_SUCCESS) fail(err);
     return e;
 }
@@ -92,7 +90,7 @@ unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue
         // An object the CPU sent nothing of: the CPU left it as it was, the GPU's copy is the result
         // (where the GPU wrote, it computed what the CPU would have).
         if (t.sent && cpuPart == CpuPart::All) {
-            check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.cpu, t.gpu, 0, 0, t.bytes, 0, nullptr, e.receive()));
+            check(backend::enqueueCopy(queue, t.cpu, t.gpu, 0, 0, t.bytes, {}, e.receive()));
             enqueued = true;
         } else if (t.sent && cpuPart == CpuPart::Some) {
             e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.bytes, t.elementSize));
@@ -100,11 +98,11 @@ unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue
             enqueued = true;
         }
         if (t.copyBack) {
-            check(BACKEND(queue, clEnqueueCopyBuffer)(queue, t.gpu, t.cpu, 0, 0, t.bytes, 0, nullptr, nullptr));
+            check(backend::enqueueCopy(queue, t.gpu, t.cpu, 0, 0, t.bytes, {}, nullptr));
             enqueued = true;
         }
     }
-    if (enqueued) check(BACKEND(queue, clFinish)(queue));
+    if (enqueued) check(backend::finish(queue));
     return merges;
 }
 

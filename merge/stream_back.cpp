@@ -1,6 +1,6 @@
 #include "merge/stream_back.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 namespace hetero::merge {
 
@@ -11,12 +11,12 @@ void StreamBack::run() {
         if (beforeEach) beforeEach(it.bytes);
         backend::withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
             check(backend::enqueueAndWait([&](cl_event* done) {
-                return BACKEND(gpuQueue, clEnqueueReadBuffer)(gpuQueue, it.from, CL_FALSE, 0, it.bytes, p, 0, nullptr, done);
+                return backend::enqueueRead(gpuQueue, it.from, 0, it.bytes, p, {}, done);
             }));
         });
         bytesMoved += it.bytes;
     }
-    check(BACKEND(cpuQueue, clFinish)(cpuQueue));
+    check(backend::finish(cpuQueue));
 }
 
 void StreamBack::release() {

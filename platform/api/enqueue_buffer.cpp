@@ -110,8 +110,8 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                 // on its parent.)
                 return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueReadBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), CL_FALSE,
-                                                                         m->origin() + offset, size, ptr, wait.size(), listOrNull(wait), &e));
+                    check(backend::enqueueRead(sub.backendQueue, m->storage().backendMem(sub.slot), m->origin() + offset, size,
+                                               ptr, wait, &e));
                     return e;
                 });
             });
@@ -159,8 +159,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                         from = s.host();
                     }
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueWriteBuffer)(sub.backendQueue, s.backendMem(sub.slot), CL_FALSE,
-                                                                          m->origin() + offset, size, from, wait.size(), listOrNull(wait), &e));
+                    check(backend::enqueueWrite(sub.backendQueue, s.backendMem(sub.slot), m->origin() + offset, size, from,
+                                                wait, &e));
                     if (viaHost) s.hostCopyReadUntil(e);
                     written = s.version() + 1;  // what submitWith's wroteOn makes it
                     return e;
@@ -199,10 +199,10 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
-                                      check(BACKEND(sub.backendQueue, clEnqueueCopyBuffer)(
-                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
-                                          keepDst->storage().backendMem(sub.slot), keepSrc->origin() + src_offset,
-                                          keepDst->origin() + dst_offset, size, wait.size(), listOrNull(wait), &e));
+                                      check(backend::enqueueCopy(sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                                                 keepDst->storage().backendMem(sub.slot),
+                                                                 keepSrc->origin() + src_offset, keepDst->origin() + dst_offset,
+                                                                 size, wait, &e));
                                       return e;
                                   });
             });
@@ -232,9 +232,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                 Mem* m = keep.get();
                 return submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueFillBuffer)(sub.backendQueue, m->storage().backendMem(sub.slot), bytes.data(),
-                                                                         bytes.size(), m->origin() + offset, size, wait.size(),
-                                                                         listOrNull(wait), &e));
+                    check(backend::enqueueFill(sub.backendQueue, m->storage().backendMem(sub.slot), bytes.data(), bytes.size(),
+                                               m->origin() + offset, size, wait, &e));
                     return e;
                 });
             });
@@ -273,12 +272,9 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
                     cl_command_queue q = sub.backendQueue;
                     cl_mem bm = m->storage().backendMem(sub.slot);
                     Rect r = inRoot(m, b);
-                    check(toBuffer ? BACKEND(q, clEnqueueWriteBufferRect)(q, bm, CL_FALSE, r.origin, h.origin, r.region,
-                                                                          r.rowPitch, r.slicePitch, h.rowPitch, h.slicePitch,
-                                                                          ptr, wait.size(), listOrNull(wait), &e)
-                                   : BACKEND(q, clEnqueueReadBufferRect)(q, bm, CL_FALSE, r.origin, h.origin, r.region,
-                                                                         r.rowPitch, r.slicePitch, h.rowPitch, h.slicePitch,
-                                                                         ptr, wait.size(), listOrNull(wait), &e));
+                    const backend::RectPitches pitches{r.rowPitch, r.slicePitch, h.rowPitch, h.slicePitch};
+                    check(toBuffer ? backend::enqueueWriteRect(q, bm, r.origin, h.origin, r.region, pitches, ptr, wait, &e)
+                                   : backend::enqueueReadRect(q, bm, r.origin, h.origin, r.region, pitches, ptr, wait, &e));
                     return e;
                 });
             });
@@ -336,11 +332,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
                                       Rect rs = inRoot(keepSrc.get(), s), rd = inRoot(keepDst.get(), d);
-                                      check(BACKEND(sub.backendQueue, clEnqueueCopyBufferRect)(
-                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
-                                          keepDst->storage().backendMem(sub.slot), rs.origin, rd.origin, rs.region,
-                                          rs.rowPitch, rs.slicePitch, rd.rowPitch, rd.slicePitch, wait.size(),
-                                          listOrNull(wait), &e));
+                                      check(backend::enqueueCopyRect(sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                                                     keepDst->storage().backendMem(sub.slot), rs.origin,
+                                                                     rd.origin, rs.region, rs.rowPitch, rs.slicePitch,
+                                                                     rd.rowPitch, rd.slicePitch, wait, &e));
                                       return e;
                                   });
             });
@@ -414,8 +409,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
                 if (undefined) return sub.slot == kHostSlot ? nullptr : [&] {
                     cl_event e = nullptr;
                     const auto waits = sub.waitsOn(sub.backendQueue);
-                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, waits.size(),
-                                                                                 listOrNull(waits), &e));
+                    check(backend::enqueueMarker(sub.backendQueue, waits, &e));
                     return e;
                 }();
                 if (sub.slot == kHostSlot) {
@@ -429,8 +423,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
                 for (auto& m : mems) accesses.push_back({m.get(), false, false});
                 return submitWith(sub, accesses, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, wait.size(),
-                                                                                 listOrNull(wait), &e));
+                    check(backend::enqueueMarker(sub.backendQueue, wait, &e));
                     return e;
                 });
             });

@@ -57,9 +57,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
                                  [keep, b, row_pitch, slice_pitch, ptr](Submission& sub) -> cl_event {
                                      return submitWith(sub, {{keep.get(), false, false}}, [&](std::vector<cl_event>& wait) {
                                          cl_event e = nullptr;
-                                         check(BACKEND(sub.backendQueue, clEnqueueReadImage)(
-                                             sub.backendQueue, keep->backendMem(sub.slot), CL_FALSE, b.origin, b.region,
-                                             row_pitch, slice_pitch, ptr, wait.size(), listOrNull(wait), &e));
+                                         check(backend::enqueueReadImage(sub.backendQueue, keep->backendMem(sub.slot), b.origin,
+                                                                         b.region, row_pitch, slice_pitch, ptr, wait, &e));
                                          return e;
                                      });
                                  });
@@ -86,10 +85,8 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
             [keep, b, whole, input_row_pitch, input_slice_pitch, ptr](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keep.get(), true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueWriteImage)(sub.backendQueue, keep->backendMem(sub.slot), CL_FALSE,
-                                                                         b.origin, b.region, input_row_pitch,
-                                                                         input_slice_pitch, ptr, wait.size(),
-                                                                         listOrNull(wait), &e));
+                    check(backend::enqueueWriteImage(sub.backendQueue, keep->backendMem(sub.slot), b.origin, b.region,
+                                                     input_row_pitch, input_slice_pitch, ptr, wait, &e));
                     return e;
                 });
             });
@@ -129,9 +126,9 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
-                                      check(BACKEND(sub.backendQueue, clEnqueueCopyImage)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot), keepDst->backendMem(sub.slot),
-                                          s.origin, d.origin, s.region, wait.size(), listOrNull(wait), &e));
+                                      check(backend::enqueueCopyImage(sub.backendQueue, keepSrc->backendMem(sub.slot),
+                                                                      keepDst->backendMem(sub.slot), s.origin, d.origin,
+                                                                      s.region, wait, &e));
                                       return e;
                                   });
             });
@@ -158,9 +155,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
             [keep, b, whole, color](Submission& sub) -> cl_event {
                 return submitWith(sub, {{keep.get(), true, whole}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(BACKEND(sub.backendQueue, clEnqueueFillImage)(sub.backendQueue, keep->backendMem(sub.slot),
-                                                                        color.data(), b.origin, b.region, wait.size(),
-                                                                        listOrNull(wait), &e));
+                    check(backend::enqueueFillImage(sub.backendQueue, keep->backendMem(sub.slot), color.data(), b.origin,
+                                                    b.region, wait, &e));
                     return e;
                 });
             });
@@ -189,10 +185,9 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, false}},
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
-                                      check(BACKEND(sub.backendQueue, clEnqueueCopyImageToBuffer)(
-                                          sub.backendQueue, keepSrc->backendMem(sub.slot),
-                                          keepDst->storage().backendMem(sub.slot), s.origin, s.region,
-                                          keepDst->origin() + dst_offset, wait.size(), listOrNull(wait), &e));
+                                      check(backend::enqueueCopyImageToBuffer(sub.backendQueue, keepSrc->backendMem(sub.slot),
+                                                                              keepDst->storage().backendMem(sub.slot), s.origin,
+                                                                              s.region, keepDst->origin() + dst_offset, wait, &e));
                                       return e;
                                   });
             });
@@ -222,10 +217,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                 return submitWith(sub, {{keepSrc.get(), false, false}, {keepDst.get(), true, whole}},
                                   [&](std::vector<cl_event>& wait) {
                                       cl_event e = nullptr;
-                                      check(BACKEND(sub.backendQueue, clEnqueueCopyBufferToImage)(
-                                          sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
-                                          keepDst->backendMem(sub.slot), keepSrc->origin() + src_offset, d.origin,
-                                          d.region, wait.size(), listOrNull(wait), &e));
+                                      check(backend::enqueueCopyBufferToImage(sub.backendQueue, keepSrc->storage().backendMem(sub.slot),
+                                                                              keepDst->backendMem(sub.slot),
+                                                                              keepSrc->origin() + src_offset, d.origin, d.region,
+                                                                              wait, &e));
                                       return e;
                                   });
             });

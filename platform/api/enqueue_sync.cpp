@@ -15,8 +15,7 @@ cl_int enqueueSync(cl_command_queue command_queue, cl_command_type type, bool ba
         auto ev = queue->enqueue(type, std::move(deps), nullptr, [](Submission& sub) -> cl_event {
             cl_event e = nullptr;
             const auto waits = sub.waitsOn(sub.backendQueue);
-            check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, waits.size(),
-                                                                         listOrNull(waits), &e));
+            check(backend::enqueueMarker(sub.backendQueue, waits, &e));
             return e;
         }, barrier);
         return finishEnqueue(ev, event, false);

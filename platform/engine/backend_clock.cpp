@@ -1,6 +1,6 @@
 #include "platform/engine/backend_clock.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/engine/event.hpp"
 #include "platform/support/log.hpp"
 
@@ -26,13 +26,13 @@ std::mutex calibrating;
 // The marker ended somewhere between them; `width` says how closely.
 bool sample(cl_command_queue q, int64_t& offset, cl_ulong& width) {
     const cl_ulong before = hostNanoseconds();
-    cl_event marker = nullptr;
-    if (BACKEND(q, clEnqueueMarkerWithWaitList)(q, 0, nullptr, &marker) != CL_SUCCESS) return false;
-    cl_int waited = BACKEND(marker, clWaitForEvents)(1, &marker);
+    backend::Event marker;
+    if (backend::enqueueMarker(q, {}, marker.receive()) != CL_SUCCESS) return false;
+    cl_int waited = backend::waitFor(marker.get());
     const cl_ulong after = hostNanoseconds();
     cl_ulong end = 0;
-    cl_int read = BACKEND(marker, clGetEventProfilingInfo)(marker, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
-    BACKEND(marker, clReleaseEvent)(marker);
+    cl_int read = backend::profilingTime(marker.get(), CL_PROFILING_COMMAND_END, &end);
+    marker.reset();
     if (waited != CL_SUCCESS || read != CL_SUCCESS || end == 0) return false;
     offset = static_cast<int64_t>(before + (after - before) / 2) - static_cast<int64_t>(end);
     width = after - before;

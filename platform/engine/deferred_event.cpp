@@ -1,14 +1,14 @@
 #include "platform/engine/deferred_event.hpp"
 
 #include "platform/support/log.hpp"
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 namespace hetero {
 
 DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue) { BACKEND(queue_, clRetainCommandQueue)(queue_); }
 
 DeferredEvent::~DeferredEvent() {
-    if (marker_) BACKEND(marker_, clReleaseEvent)(marker_);
+    marker_.reset();  // before the queue it was made on
     BACKEND(queue_, clReleaseCommandQueue)(queue_);
 }
 
@@ -21,23 +21,22 @@ void DeferredEvent::closeWith(cl_event next) {
     std::lock_guard lock(mutex_);
     if (made_) return;
     made_ = true;
-    BACKEND(next, clRetainEvent)(next);
-    marker_ = next;
+    marker_ = backend::Event::retained(next);
 }
 
 cl_event DeferredEvent::get() {
     std::lock_guard lock(mutex_);  // held across the enqueue: stillOpen() answers before or after it
-    if (made_) return marker_;
+    if (made_) return marker_.get();
     made_ = true;
-    cl_int err = BACKEND(queue_, clEnqueueMarkerWithWaitList)(queue_, 0, nullptr, &marker_);
+    cl_int err = backend::enqueueMarker(queue_, {}, marker_.receive());
     if (err == CL_SUCCESS) {
-        BACKEND(queue_, clFlush)(queue_);
-        return marker_;
+        backend::flush(queue_);
+        return marker_.get();
     }
     // No marker: wait for the queue itself, so that whoever asked still sees the truth.
     HETERO_LOG(Warn, "a marker was refused (%d); waiting for the queue instead", err);
-    marker_ = nullptr;
-    err = BACKEND(queue_, clFinish)(queue_);
+    marker_.release();  // a refused enqueue leaves nothing to release
+    err = backend::finish(queue_);
     complete_ = true;
     status_ = err == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     return nullptr;

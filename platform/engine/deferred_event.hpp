@@ -7,7 +7,7 @@
 // status, which is never earlier than their own.
 #pragma once
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <mutex>
 
@@ -42,7 +42,7 @@ public:
 private:
     cl_command_queue queue_;
     std::mutex mutex_;
-    cl_event marker_ = nullptr;
+    backend::Event marker_;
     bool made_ = false;
     bool complete_ = false;
     cl_int status_ = CL_COMPLETE;

@@ -1,6 +1,8 @@
 // Events: status transitions, callbacks, waits, profiling; and the clXxx entry points for events.
 #include "platform/engine/event.hpp"
 
+#include "devices/backend_commands.hpp"
+
 #include "platform/engine/backend_clock.hpp"
 
 #include "platform/support/error.hpp"
@@ -139,7 +141,7 @@ void Event::lastReleased() {
     if (backendEvent_) {
         Waiting& w = waiting();
         std::lock_guard lock(w.mutex);
-        auto [first, last] = w.events.equal_range(backendEvent_);
+        auto [first, last] = w.events.equal_range(backendEvent_.get());
         for (auto it = first; it != last; ++it)
             if (it->second == this) {
                 w.events.erase(it);
@@ -150,7 +152,7 @@ void Event::lastReleased() {
 }
 
 Event::~Event() {
-    if (backendEvent_) BACKEND(backendEvent_, clReleaseEvent)(backendEvent_);
+    backendEvent_.reset();  // before the queue reference below
     if (queue_ && status_ > CL_COMPLETE) queue_->release();  // released unfinished: nobody completes it
 }
 
@@ -159,19 +161,16 @@ Queue* Event::queue() const { return queue_; }
 // The backend's status of `e`, as CL_COMPLETE / negative when final, else a positive status.
 static cl_int backendStatus(cl_event e) {
     cl_int st = CL_QUEUED;
-    if (BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) != CL_SUCCESS)
+    if (backend::eventStatus(e, &st) != CL_SUCCESS)
         return CL_QUEUED;
     return st;
 }
 
 cl_event Event::backendLocked() {
     if (!backendEvent_ && deferred_ && status_ > CL_COMPLETE) {
-        if (cl_event marker = deferred_->get()) {
-            BACKEND(marker, clRetainEvent)(marker);
-            backendEvent_ = marker;
-        }
+        if (cl_event marker = deferred_->get()) backendEvent_ = backend::Event::retained(marker);
     }
-    return backendEvent_;
+    return backendEvent_.get();
 }
 
 bool Event::deferredFinal(cl_int& status) const { return deferred_ && deferred_->seenComplete(status); }
@@ -218,7 +217,7 @@ bool Event::cheapToAsk() const {
 
 bool Event::isResolvable() const {
     std::lock_guard lock(mutex_);
-    return status_ <= CL_COMPLETE || backendEvent_ != nullptr || deferred_ != nullptr;
+    return status_ <= CL_COMPLETE || backendEvent_ || deferred_ != nullptr;
 }
 
 bool Event::isComplete() const { return status() <= CL_COMPLETE; }
@@ -262,7 +261,7 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
     {
         std::unique_lock lock(mutex_);
         slot_ = static_cast<int>(slot);
-        backendEvent_ = backendEvent;
+        backendEvent_ = backend::Event(backendEvent);
         deferred_ = std::move(later);
         times_[1] = hostNanoseconds();
         // Decided with the event published, before any callback runs: needNotification() from
@@ -318,16 +317,16 @@ void Event::watchBackend(cl_event backend) {
         std::lock_guard lock(w.mutex);
         w.events.emplace(backend, this);
     }
-    if (BACKEND(backend, clSetEventCallback)(backend, CL_COMPLETE, backendCompleted, nullptr) != CL_SUCCESS) {
+    if (backend::onComplete(backend, backendCompleted, nullptr) != CL_SUCCESS) {
         // Cannot be told: wait here instead (rare; keeps the event correct).
-        cl_int st = BACKEND(backend, clWaitForEvents)(1, &backend);
+        cl_int st = backend::waitFor(backend);
         complete(st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
     }
 }
 
 int Event::slotOfBackendEvent() const {
     cl_context made = nullptr;
-    if (BACKEND(backendEvent_, clGetEventInfo)(backendEvent_, CL_EVENT_CONTEXT, sizeof made, &made, nullptr) != CL_SUCCESS)
+    if (backend::eventContext(backendEvent_.get(), &made) != CL_SUCCESS)
         return -1;
     if (slot_ >= 0 && context_->backend(static_cast<unsigned>(slot_)) == made) return slot_;
     for (unsigned s = 0; s < context_->slotCount(); ++s)
@@ -367,8 +366,8 @@ void Event::complete(cl_int status) {
         if (trace_.begin >= 0) traceSpan(status);
         cl_ulong start = 0, end = 0;
         bool backendTimes = backendEvent_ && profiling_ && status == CL_COMPLETE &&
-            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-            BACKEND(backendEvent_, clGetEventProfilingInfo)(backendEvent_, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS;
+            backend::profilingTime(backendEvent_.get(), CL_PROFILING_COMMAND_START, &start) == CL_SUCCESS &&
+            backend::profilingTime(backendEvent_.get(), CL_PROFILING_COMMAND_END, &end) == CL_SUCCESS;
         const int clockSlot = backendTimes ? slotOfBackendEvent() : -1;
         if (clockSlot >= 0 && backend_clock::known(static_cast<unsigned>(clockSlot))) {
             // The device's times on the host clock, kept in order: submitted ≤ start ≤ end ≤ now.
@@ -476,9 +475,9 @@ cl_int Event::wait() {
             continue;
         }
         if (backendEvent_) {  // wait on the backend directly rather than for its callback
-            cl_event backend = backendEvent_;
+            cl_event backend = backendEvent_.get();
             lock.unlock();
-            BACKEND(backend, clWaitForEvents)(1, &backend);
+            backend::waitFor(backend);
             cl_int st = backendStatus(backend);
             if (st <= CL_COMPLETE && deferred_) deferred_->sawComplete(st);
             if (st <= CL_COMPLETE)

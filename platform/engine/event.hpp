@@ -119,7 +119,7 @@ private:
     cl_int status_;
     bool completing_ = false;  // complete() runs (its callbacks unlock the mutex): a second call has nothing to do
     int slot_ = -1;
-    cl_event backendEvent_ = nullptr;
+    backend::Event backendEvent_;
     std::shared_ptr<DeferredEvent> deferred_;  // submitted() without an event; backendEvent_ comes from it
     bool notify_ = false;   // push notification wanted (needNotification)
     bool watched_ = false;  // the backend completion callback is registered

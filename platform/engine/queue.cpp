@@ -1,6 +1,8 @@
 // Command queues: creation, the submission of commands to the backends, flush/finish, info.
 #include "platform/engine/queue.hpp"
 
+#include "devices/backend_commands.hpp"
+
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -51,7 +53,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
 }
 
 Queue::~Queue() {
-    if (lastDirect_.event) BACKEND(lastDirect_.event, clReleaseEvent)(lastDirect_.event);
+    lastDirect_.event.reset();
     lastDirect_.later.reset();
     openDeferred_.clear();  // its marker goes before the queue it was made on
     // No clFinish: the last reference may drop on a backend's callback thread (an event completing
@@ -109,9 +111,7 @@ void Queue::enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_e
     }
     if (!open || open->queue() != backendQueue || !open->stillOpen()) return;
     // The event may be of another queue (a split launch's ends on a queue of its own): ask.
-    cl_command_queue of = nullptr;
-    BACKEND(event, clGetEventInfo)(event, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
-    if (of == backendQueue) open->closeWith(event);
+    if (backend::eventQueue(event) == backendQueue) open->closeWith(event);
 }
 
 std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
@@ -175,8 +175,7 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         }
         if (open && open->queue() == backend_) open->closeWith(done);
     }
-    if (q.lastDirect_.event) BACKEND(q.lastDirect_.event, clReleaseEvent)(q.lastDirect_.event);
-    q.lastDirect_ = {};
+    q.lastDirect_ = {};  // releases its backend event
     q.lastOn_ = backend_;
     Ref<Event> event;
     if (wantEvent) {
@@ -187,18 +186,18 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         event->submitted(slot_, done, done ? nullptr : std::move(later));
         q.last_ = event;
     } else {
-        q.lastDirect_ = {static_cast<int>(slot_), type, done, done ? nullptr : std::move(later)};
+        q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
     }
     // As trySubmit: commands with events are flushed at once, those without every 16th.
     constexpr unsigned kDeferredFlushEvery = 16;
-    if (done || q.unflushedDeferred_++ % kDeferredFlushEvery == 0) BACKEND(backend_, clFlush)(backend_);
+    if (done || q.unflushedDeferred_++ % kDeferredFlushEvery == 0) backend::flush(backend_);
     return event;
 }
 
 void Queue::eventForLastDirect() {
     if (lastDirect_.slot < 0) return;
     Ref<Event> event(new Event(context_.get(), this, lastDirect_.type), /*adopt=*/true);
-    event->submitted(static_cast<unsigned>(lastDirect_.slot), lastDirect_.event, std::move(lastDirect_.later));
+    event->submitted(static_cast<unsigned>(lastDirect_.slot), lastDirect_.event.release(), std::move(lastDirect_.later));
     lastDirect_ = {};  // its event's reference went to `event`
     last_ = event;
     outstanding_.push_back(std::move(event));
@@ -370,7 +369,7 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             // them makes its marker, which flushes (DeferredEvent::get), as do clFlush and clFinish.
             constexpr unsigned kDeferredFlushEvery = 16;
             if (done || unflushedDeferred_++ % kDeferredFlushEvery == 0)
-                BACKEND(submission.backendQueue, clFlush)(submission.backendQueue);
+                backend::flush(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
         }
@@ -390,8 +389,7 @@ std::vector<cl_event> waitsForCommandOn(cl_command_queue backendQueue, const std
         cl_event e = *it;
         // The previous command is often also the last writer of every object: ask once.
         if (std::find(waitList.begin(), it, e) != it) continue;
-        cl_command_queue of = nullptr;
-        BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_QUEUE, sizeof of, &of, nullptr);
+        cl_command_queue of = backend::eventQueue(e);
         if (!of || of != backendQueue) kept.push_back(e);  // user events have no queue
     }
     return kept;
@@ -415,7 +413,7 @@ void Queue::flush() {
         queues = backend_;
     }
     for (cl_command_queue q : queues)
-        if (q) BACKEND(q, clFlush)(q);
+        if (q) backend::flush(q);
 }
 
 cl_int Queue::finish() {

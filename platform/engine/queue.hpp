@@ -143,7 +143,7 @@ private:
     struct LastDirect {
         int slot = -1;  // -1: none
         cl_command_type type = 0;
-        cl_event event = nullptr;
+        backend::Event event;
         std::shared_ptr<DeferredEvent> later;
     } lastDirect_;
     cl_command_queue lastOn_ = nullptr;  // the backend queue that orders last_, when Direct knows it

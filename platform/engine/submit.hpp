@@ -3,7 +3,7 @@
 // writes recorded (submitWith). Used by the API's enqueue functions and the launch policy.
 #pragma once
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/engine/queue.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/support/error.hpp"

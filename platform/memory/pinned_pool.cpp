@@ -1,6 +1,6 @@
 #include "platform/memory/pinned_pool.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
@@ -107,8 +107,8 @@ PinnedPool::Block PinnedPool::pin(size_t classBytes) {
 }
 
 void PinnedPool::unpin(const Block& b) {
-    BACKEND(queue_, clEnqueueUnmapMemObject)(queue_, b.buffer, b.data, 0, nullptr, nullptr);
-    BACKEND(queue_, clFlush)(queue_);
+    backend::enqueueUnmap(queue_, b.buffer, b.data);
+    backend::flush(queue_);
     BACKEND(b.buffer, clReleaseMemObject)(b.buffer);  // the backend frees it once the unmap is done
     pinnedTotal -= b.bytes;
 }

@@ -1,6 +1,6 @@
 #include "platform/split/decision.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/split/config.hpp"
@@ -70,8 +70,7 @@ void keepSplitHistoryBetweenRuns() {
 
 cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitList) {
     cl_event marker = nullptr;
-    if (BACKEND(queue, clEnqueueMarkerWithWaitList)(queue, static_cast<cl_uint>(waitList.size()),
-                                                    waitList.empty() ? nullptr : waitList.data(), &marker) != CL_SUCCESS)
+    if (backend::enqueueMarker(queue, waitList, &marker) != CL_SUCCESS)
         return nullptr;
     return marker;
 }

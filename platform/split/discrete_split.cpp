@@ -1,7 +1,7 @@
 // The split engine for discrete memory (docs/hazards.md has the protocol in one paragraph).
 #include "platform/split/discrete_split.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "merge/diff.hpp"
 #include "merge/merge.hpp"
 #include "merge/stream_back.hpp"
@@ -49,7 +49,7 @@ public:
         if (previous) backend::wait(previous.get());
     }
     ~TransferInto() {
-        if (cl_event e = last_.get()) BACKEND(e, clWaitForEvents)(1, &e);
+        if (last_) backend::waitFor(last_.get());
     }
 
 private:
@@ -95,11 +95,13 @@ struct SplitRun {
     bool fixedShare = false;            // static split: the CPU's share is fixed up front
     unsigned gpu = 0, cpu = 0;
     uint32_t launchId = 0;
-    cl_event gpuDone = nullptr;           // the abortable kernel
+    backend::Event gpuDone;               // the abortable kernel
     std::vector<cl_event> snapshots;      // GPU-side copies (orig, recv, migration sources), fills and the
                                           // first status write: the CPU side reads or sends only after them
     std::vector<cl_event> cpuReady;       // the CPU copies' earlier users: wait before touching them
     cl_uint statusInit[2] = {0, 0};
+    // Raw: the submitting thread hands one reference of userGpu to the command, and the launch's
+    // thread takes both out before the run goes, to complete them after it let go of everything.
     cl_event userGpu = nullptr, userCpu = nullptr;
     cl_mem status = nullptr;
     struct Target {                       // a written memory object
@@ -127,32 +129,28 @@ struct SplitRun {
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
 
-    cl_event gpuGate = nullptr;           // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
+    backend::Event gpuGate;               // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
     std::thread gateOpener;               // test knob (chaos): opens the GPU kernel's gate after a random delay
     // The launch's CPU side and stream-back go on after the launch's backend event: the command
     // completes only when this finishes (event_tail.hpp), the thread's very last step.
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     // The last command this launch put on the CPU slot's shared queue without waiting for it (a
     // chunk left running when the GPU ended first, a zero fill): waited for before the tail ends.
-    cl_event lastOnCpu = nullptr;
+    backend::Event lastOnCpu;
 
-    void setLastOnCpu(cl_event e) {
-        if (lastOnCpu) BACKEND(lastOnCpu, clReleaseEvent)(lastOnCpu);
-        lastOnCpu = e;
-    }
+    void setLastOnCpu(backend::Event e) { lastOnCpu = std::move(e); }
 
     void openGpuGate() {
         if (!gpuGate) return;
-        BACKEND(gpuGate, clSetUserEventStatus)(gpuGate, CL_COMPLETE);
-        BACKEND(gpuGate, clReleaseEvent)(gpuGate);
-        gpuGate = nullptr;
+        backend::complete(gpuGate.get(), CL_COMPLETE);
+        gpuGate.reset();
     }
 
     // What a launch that failed half-way through its submission still holds.
     ~SplitRun() {
         openGpuGate();
         if (gateOpener.joinable()) gateOpener.join();
-        setLastOnCpu(nullptr);
+        setLastOnCpu({});
         if (!resources) return;
         cl_context gpuContext = context ? context->backend(gpu) : nullptr;
         for (auto& t : targets) {
@@ -162,7 +160,7 @@ struct SplitRun {
         for (auto& m : migrations)
             if (m.pooled && gpuContext) resources->pool.give(gpuContext, m.from, m.bytes);
         if (status && gpuContext) resources->pool.give(gpuContext, status, 2 * sizeof(cl_uint));
-        if (gpuDone) BACKEND(gpuDone, clReleaseEvent)(gpuDone);
+        gpuDone.reset();
         backend::releaseAll(snapshots);
         backend::releaseAll(cpuReady);
     }
@@ -199,10 +197,10 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
     if (mayGiveUp && chaos::giveUp()) return false;  // test knob: as if the GPU had ended first
     if (mayGiveUp && !r.cpuReady.empty()) {
         auto wakeup = std::make_shared<Wakeup>();
-        Wakeup::watch(wakeup, r.gpuDone);
+        Wakeup::watch(wakeup, r.gpuDone.get());
         for (cl_event e : r.cpuReady) Wakeup::watch(wakeup, e);
         auto cpuCopiesFree = [&] { return std::all_of(r.cpuReady.begin(), r.cpuReady.end(), backend::done); };
-        wakeup->waitUntil([&] { return cpuCopiesFree() || backend::done(r.gpuDone); });
+        wakeup->waitUntil([&] { return cpuCopiesFree() || backend::done(r.gpuDone.get()); });
         if (!cpuCopiesFree()) return false;
     }
     backend::waitAll(r.cpuReady);
@@ -216,14 +214,13 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
     }
     for (; r.migrationsDone < r.migrations.size(); ++r.migrationsDone) {
         chaos::delay(2000);
-        if (mayGiveUp && backend::done(r.gpuDone)) return false;
+        if (mayGiveUp && backend::done(r.gpuDone.get())) return false;
         const auto& m = r.migrations[r.migrationsDone];
         if (!m.from) {
             const cl_uint zero = 0;
-            cl_event filled = nullptr;
-            check(BACKEND(cpuQueue, clEnqueueFillBuffer)(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, 0,
-                                                           nullptr, &filled));
-            r.setLastOnCpu(filled);  // a give-up below leaves it running
+            backend::Event filled;
+            check(backend::enqueueFill(cpuQueue, m.onCpu, &zero, m.bytes % 4 == 0 ? 4 : 1, 0, m.bytes, {}, filled.receive()));
+            r.setLastOnCpu(std::move(filled));  // a give-up below leaves it running
             continue;
         }
         trace::Scope span({int(r.cpu), "migrations"}, "bring " + std::to_string(m.bytes) + " bytes");
@@ -234,14 +231,13 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         backend::withMapped(cpuQueue, m.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, m.bytes, [&](unsigned char* p) {
             TransferInto pending;
             for (size_t at = 0; at < m.bytes; at += kMigrationPiece) {
-                if (at && mayGiveUp && backend::done(r.gpuDone)) {
+                if (at && mayGiveUp && backend::done(r.gpuDone.get())) {
                     cut = true;  // the rest is left for after the launch
                     break;
                 }
                 size_t n = std::min(kMigrationPiece, m.bytes - at);
                 backend::Event piece;
-                check(BACKEND(gpuTransfer, clEnqueueReadBuffer)(gpuTransfer, m.from, CL_FALSE, at, n, p + at, 0, nullptr,
-                                                                 piece.receive()));
+                check(backend::enqueueRead(gpuTransfer, m.from, at, n, p + at, {}, piece.receive()));
                 bytesMoved += n;
                 pending.waitThenKeep(std::move(piece));
             }
@@ -249,7 +245,7 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         });
         if (cut) return false;
     }
-    check(BACKEND(cpuQueue, clFinish)(cpuQueue));
+    check(backend::finish(cpuQueue));
     return true;
 }
 
@@ -282,12 +278,11 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         // recv must equal orig wherever the CPU sent nothing: made so at the first send only, so
         // that a launch whose CPU sends nothing for an object copies nothing (same in-order queue).
         if (!t.recvSet)
-            check(BACKEND(gpuTransfer, clEnqueueCopyBuffer)(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, 0, nullptr, nullptr));
+            check(backend::enqueueCopy(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, {}, nullptr));
         t.recvSet = true;
         check(backend::enqueueAndWait([&](cl_event* done) {
-            return BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, t.recv, CL_FALSE, range.first,
-                                                              range.second - range.first, t.sent.data() + range.first,
-                                                              0, nullptr, done);
+            return backend::enqueueWrite(gpuTransfer, t.recv, range.first, range.second - range.first,
+                                         t.sent.data() + range.first, {}, done);
         }));
         bytesMoved += range.second - range.first;
     }
@@ -330,9 +325,9 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
                                 transform::groupSplitAllowed(*r.variants->analysis, r.range);
     double lastPerGroup = -1;
     auto wakeup = std::make_shared<Wakeup>();
-    if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone);
+    if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone.get());
     bool first = true;
-    while (next > r.cpuFloor && (fixedShare || !backend::done(r.gpuDone))) {
+    while (next > r.cpuFloor && (fixedShare || !backend::done(r.gpuDone.get()))) {
         if (first) captureSent(r, cpuQueue);
         first = false;
         chaos::delay(2000);
@@ -340,7 +335,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
                                      : std::min(chunk, next - r.cpuFloor);
         uint64_t begin = next - size;
         double t0 = splitClock(), traceT0 = trace::now();
-        cl_event chunkDone = nullptr;
+        backend::Event chunkDone;  // the chunk's last sub-launch
         if (chaos::failChunk()) fail(CL_OUT_OF_RESOURCES);  // test knob: the CPU side fails mid-launch
         const unsigned groupSplit = !maySplitGroups ? 1
                                     : randomChunks  ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16))
@@ -351,23 +346,20 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
             r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
             for (const auto& sl : transform::chunkLaunches(r.range, begin, next, groupSplit)) {
                 setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
-                if (chunkDone) BACKEND(chunkDone, clReleaseEvent)(chunkDone);
-                chunkDone = nullptr;
-                check(BACKEND(cpuQueue, clEnqueueNDRangeKernel)(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global,
-                                                                  sl.local, 0, nullptr, &chunkDone));
+                check(backend::enqueueKernel(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local, {},
+                                             chunkDone.receive()));
             }
         }
-        BACKEND(cpuQueue, clFlush)(cpuQueue);
+        backend::flush(cpuQueue);
         // Until the chunk is done, or (adaptive) the GPU is: then the chunk's results would come too
         // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
         // copies next (the stream-back's map on the same in-order queue) waits for it.
-        Wakeup::watch(wakeup, chunkDone);
-        wakeup->waitUntil([&] { return backend::done(chunkDone) || (!fixedShare && backend::done(r.gpuDone)); });
-        bool finished = backend::done(chunkDone);
+        Wakeup::watch(wakeup, chunkDone.get());
+        wakeup->waitUntil([&] { return backend::done(chunkDone.get()) || (!fixedShare && backend::done(r.gpuDone.get())); });
+        bool finished = backend::done(chunkDone.get());
         cl_int chunkStatus = CL_COMPLETE;
-        BACKEND(chunkDone, clGetEventInfo)(chunkDone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof chunkStatus, &chunkStatus,
-                                           nullptr);
-        r.setLastOnCpu(chunkDone);  // left behind (below): the launch's tail waits for it
+        backend::eventStatus(chunkDone.get(), &chunkStatus);
+        r.setLastOnCpu(std::move(chunkDone));  // left behind (below): the launch's tail waits for it
         if (finished && chunkStatus < 0) fail(chunkStatus);
         if (!finished) {
             trace::span({int(r.cpu), "CPU chunks"}, r.name + " (left behind)", traceT0, trace::now(),
@@ -385,7 +377,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         lastPerGroup = perGroup;
         if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
         // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
-        if (!fixedShare && backend::done(r.gpuDone)) break;
+        if (!fixedShare && backend::done(r.gpuDone.get())) break;
         sendChunkResults(r, cpuQueue, gpuTransfer, bytesMoved);
         chaos::delay(2000);
         // The status word follows the data on the same in-order queue: the GPU only skips groups
@@ -393,8 +385,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         cl_uint lowest = static_cast<cl_uint>(begin);
         if (!fixedShare)
             check(backend::enqueueAndWait([&](cl_event* done) {
-                return BACKEND(gpuTransfer, clEnqueueWriteBuffer)(gpuTransfer, r.status, CL_FALSE, sizeof(cl_uint),
-                                                                  sizeof lowest, &lowest, 0, nullptr, done);
+                return backend::enqueueWrite(gpuTransfer, r.status, sizeof(cl_uint), sizeof lowest, &lowest, {}, done);
             }));
         sent = begin;
     }
@@ -435,7 +426,7 @@ void runSides(std::shared_ptr<SplitRun> run) {
     r.openGpuGate();
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
-    cl_int gpuStatus = BACKEND(r.gpuDone, clWaitForEvents)(1, &r.gpuDone);
+    cl_int gpuStatus = backend::waitFor(r.gpuDone.get());
     r.gpuSeenDone = trace::now();
     chaos::delay(2000);
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
@@ -528,22 +519,20 @@ void runSides(std::shared_ptr<SplitRun> run) {
     r.cpuReady.clear();
     res.pool.give(back.gpuContext, r.status, 2 * sizeof(cl_uint));
     r.status = nullptr;
-    BACKEND(r.gpuDone, clReleaseEvent)(r.gpuDone);
-    r.gpuDone = nullptr;
+    r.gpuDone.reset();
     backend::releaseAll(r.snapshots);
     cl_event userCpu = r.userCpu, userGpu = r.userGpu;
     const unsigned cpuSlot = r.cpu;
     // The stream-back uses the context's pools and queues after the launch's objects are gone.
     std::shared_ptr<SplitResources> keepResources = r.resources;
-    cl_event lastOnCpu = r.lastOnCpu;
-    r.lastOnCpu = nullptr;
+    backend::Event lastOnCpu = std::move(r.lastOnCpu);
     std::thread gateOpener = std::move(r.gateOpener);
     // Let go of the context, kernel and memory objects before the launch is seen complete: an
     // application that then releases everything must see its objects (and destructor callbacks)
     // go at once, not whenever this thread gets to its end.
     run.reset();
-    BACKEND(userGpu, clSetUserEventStatus)(userGpu, result);
-    BACKEND(userGpu, clReleaseEvent)(userGpu);
+    backend::complete(userGpu, result);
+    backend::releaseEvent(userGpu);
 
     // The CPU copies become current in the background; CPU work that reads them waits for userCpu.
     // Copies the failed preparation left stale must never pass as current.
@@ -565,11 +554,11 @@ void runSides(std::shared_ptr<SplitRun> run) {
     // run at a work-group size compiles it). It writes CPU copies, so it ends before userCpu says
     // they may be overwritten (a copy left stale above is brought from the GPU after userCpu).
     if (lastOnCpu) {
-        BACKEND(lastOnCpu, clWaitForEvents)(1, &lastOnCpu);
-        BACKEND(lastOnCpu, clReleaseEvent)(lastOnCpu);
+        backend::waitFor(lastOnCpu.get());
+        lastOnCpu.reset();
     }
-    BACKEND(userCpu, clSetUserEventStatus)(userCpu, cpuStatus);
-    BACKEND(userCpu, clReleaseEvent)(userCpu);
+    backend::complete(userCpu, cpuStatus);
+    backend::releaseEvent(userCpu);
     if (gateOpener.joinable()) gateOpener.join();
 }
 
@@ -641,10 +630,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         s->makeFresh(r.gpu, sub.queue, gpuWait);
         s->backendMem(r.cpu);
         if (!s->freshOn(r.cpu)) staleOnCpu.push_back(s);
-        if (cl_event e = s->readyOn(r.cpu)) {
-            BACKEND(e, clRetainEvent)(e);
-            r.cpuReady.push_back(e);
-        }
+        if (cl_event e = s->readyOn(r.cpu)) r.cpuReady.push_back(backend::retainEvent(e));
     }
     auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
 
@@ -658,9 +644,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         if (w.storage->version() != 0) continue;
         const cl_uint zero = 0;
         cl_event filled = nullptr;
-        check(BACKEND(gpuQueue, clEnqueueFillBuffer)(gpuQueue, w.storage->backendMem(r.gpu), &zero,
-                                                       w.storage->bytes() % 4 == 0 ? 4 : 1, 0, w.storage->bytes(),
-                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &filled));
+        check(backend::enqueueFill(gpuQueue, w.storage->backendMem(r.gpu), &zero, w.storage->bytes() % 4 == 0 ? 4 : 1, 0,
+                                   w.storage->bytes(), gpuWait, &filled));
         gpuWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
         r.migrations.push_back({w.storage, w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
@@ -677,8 +662,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                            res.pool.take(gpuContext, w.storage->bytes()),
                            {}};
         cl_event copied = nullptr;
-        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes,
-                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
+        check(backend::enqueueCopy(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes, gpuWait, &copied));
         r.snapshots.push_back(copied);
         if (isStale(w.storage) && w.storage->version() != 0)
             r.migrations.push_back({w.storage, t.onCpu, t.bytes, t.orig, false});
@@ -690,8 +674,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         if (isTarget) continue;
         cl_mem from = res.pool.take(gpuContext, s->bytes());
         cl_event copied = nullptr;
-        check(BACKEND(gpuQueue, clEnqueueCopyBuffer)(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(),
-                                                       static_cast<cl_uint>(gpuWait.size()), listOrNull(gpuWait), &copied));
+        check(backend::enqueueCopy(gpuQueue, s->backendMem(r.gpu), from, 0, 0, s->bytes(), gpuWait, &copied));
         r.snapshots.push_back(copied);
         r.migrations.push_back({s, s->backendMem(r.cpu), s->bytes(), from, true});
     }
@@ -701,30 +684,25 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     run->statusInit[0] = r.launchId;
     run->statusInit[1] = static_cast<cl_uint>(r.fixedShare ? r.cpuFloor : r.groups);
     cl_event statusWritten = nullptr;
-    check(BACKEND(gpuQueue, clEnqueueWriteBuffer)(gpuQueue, r.status, CL_FALSE, 0, sizeof run->statusInit, run->statusInit,
-                                                    0, nullptr, &statusWritten));
+    check(backend::enqueueWrite(gpuQueue, r.status, 0, sizeof run->statusInit, run->statusInit, {}, &statusWritten));
     r.snapshots.push_back(statusWritten);
 
     // Test knobs: hold the GPU kernel back a random while, so the CPU gets ahead of it (or not), or
     // until the CPU side is done.
     backend::Event gateHeld;
     if (chaos::on() || chaos::gpuAfterCpu()) {
-        cl_int gateErr = CL_SUCCESS;
-        cl_event gate = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &gateErr);
+        gateHeld = backend::userEvent(gpuContext);
+        cl_event gate = gateHeld.get();
         if (gate && chaos::gpuAfterCpu()) {
             gpuWait.push_back(gate);
-            gateHeld.reset(gate);
-            BACKEND(gate, clRetainEvent)(gate);
-            r.gpuGate = gate;
+            r.gpuGate = backend::Event::retained(gate);
         } else if (gate) {
-            gpuWait.push_back(gate);
-            gateHeld.reset(gate);  // our own reference: the opener below may be done before the kernel is enqueued
-            BACKEND(gate, clRetainEvent)(gate);
+            gpuWait.push_back(gate);  // gateHeld: our own reference, the opener below may be done before the kernel is enqueued
             unsigned wait = chaos::below(30000);
-            r.gateOpener = std::thread([gate, wait] {
+            r.gateOpener = std::thread([opens = backend::Event::retained(gate), wait]() mutable {
                 std::this_thread::sleep_for(std::chrono::microseconds(wait));
-                BACKEND(gate, clSetUserEventStatus)(gate, CL_COMPLETE);
-                BACKEND(gate, clReleaseEvent)(gate);
+                backend::complete(opens.get(), CL_COMPLETE);
+                opens.reset();
             });
         }
     }
@@ -736,19 +714,16 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         cl_uint numArgs = static_cast<cl_uint>(args.size());
         check(BACKEND(abortKernel, clSetKernelArg)(abortKernel, numArgs, sizeof r.status, &r.status));
         setVariantExtraArgs(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
-        check(BACKEND(gpuQueue, clEnqueueNDRangeKernel)(gpuQueue, abortKernel, r.launch.dims,
-                                                          r.launch.hasOffset ? r.launch.offset : nullptr, r.launch.global,
-                                                          r.launch.local, static_cast<cl_uint>(gpuWait.size()),
-                                                          listOrNull(gpuWait), &r.gpuDone));
+        check(backend::enqueueKernel(gpuQueue, abortKernel, r.launch.dims, r.launch.hasOffset ? r.launch.offset : nullptr,
+                                     r.launch.global, r.launch.local, gpuWait, r.gpuDone.receive()));
     }
-    BACKEND(gpuQueue, clFlush)(gpuQueue);
+    backend::flush(gpuQueue);
 
     // Completion: userGpu when the merged results are in place on the GPU (the launch's event),
     // userCpu when the CPU copies hold them too (after the stream-back).
-    cl_int err = CL_SUCCESS;
-    r.userGpu = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &err);
+    r.userGpu = backend::userEvent(gpuContext).release();
     if (!r.userGpu) fail(CL_OUT_OF_RESOURCES);
-    r.userCpu = BACKEND(cpuContext, clCreateUserEvent)(cpuContext, &err);
+    r.userCpu = backend::userEvent(cpuContext).release();
     if (!r.userCpu) fail(CL_OUT_OF_RESOURCES);
     for (const auto& w : written) w.storage->wroteOn(r.gpu, r.userGpu);
     // Every CPU copy is current once userCpu completes (objects only read: after the migration;
@@ -756,7 +731,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     for (Storage* s : storages) s->freshLater(r.cpu, r.userCpu);
     locks.clear();
 
-    BACKEND(r.userGpu, clRetainEvent)(r.userGpu);  // one for the command's event, one for the thread
+    backend::retainEvent(r.userGpu);  // one for the command's event, one for the thread
     cl_event forCommand = r.userGpu;
     sub.tails.push_back(r.tail);
     ++splitsInFlight;

@@ -2,7 +2,7 @@
 // command of its queue (whole, timed, or split by one of the engines).
 #include "platform/split/launch.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/engine/submit.hpp"
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
@@ -197,9 +197,9 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         return false;  // the ordinary way tries again and reports it on the launch's event
     }
     cl_kernel bk = kernel.backend(slot);
-    if (BACKEND(target, clEnqueueNDRangeKernel)(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr,
-                                                launch.global, launch.hasLocal ? launch.local : nullptr, waitCount,
-                                                waitCount ? waits : nullptr, deferrable ? nullptr : &done) != CL_SUCCESS)
+    if (backend::enqueueKernel(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
+                               launch.hasLocal ? launch.local : nullptr, {waits, waitCount},
+                               deferrable ? nullptr : &done) != CL_SUCCESS)
         return false;
     std::shared_ptr<DeferredEvent> later;
     if (!done) later = queue.deferredEventAfterLast(slot, target);
@@ -282,16 +282,15 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
             cl_event done = submitWith(sub, accesses(), [&](std::vector<cl_event>& wait) {
                 cl_event e = nullptr;
                 if (launch.empty) {
-                    check(BACKEND(sub.backendQueue, clEnqueueMarkerWithWaitList)(sub.backendQueue, wait.size(),
-                                                                                 listOrNull(wait), &e));
+                    check(backend::enqueueMarker(sub.backendQueue, wait, &e));
                     return e;
                 }
                 std::lock_guard lock(keep->launchMutex());
                 keep->applyArgs(static_cast<unsigned>(sub.slot), args);
                 cl_kernel bk = keep->backend(static_cast<unsigned>(sub.slot));
-                check(BACKEND(sub.backendQueue, clEnqueueNDRangeKernel)(
-                    sub.backendQueue, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
-                    launch.hasLocal ? launch.local : nullptr, wait.size(), listOrNull(wait), deferrable ? nullptr : &e));
+                check(backend::enqueueKernel(sub.backendQueue, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr,
+                                             launch.global, launch.hasLocal ? launch.local : nullptr, wait,
+                                             deferrable ? nullptr : &e));
                 if (deferrable) sub.deferredDone = sub.queue.deferredEventAfterLast(static_cast<unsigned>(sub.slot), sub.backendQueue);
                 return e;
             });

@@ -1,6 +1,6 @@
 #include "platform/split/launch_timing.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -13,7 +13,7 @@ namespace hetero {
 namespace {
 
 struct PendingTiming {
-    cl_event done;
+    backend::Event done;
     std::string kernel;
     LaunchSize size;
 };
@@ -27,10 +27,8 @@ std::atomic<int64_t> lastPoll{0};  // steady-clock nanoseconds
 double deviceSeconds(cl_event done, cl_int status) {
     if (status != CL_COMPLETE) return -1;
     cl_ulong start = 0, end = 0;
-    if (BACKEND(done, clGetEventProfilingInfo)(done, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) !=
-            CL_SUCCESS ||
-        BACKEND(done, clGetEventProfilingInfo)(done, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) != CL_SUCCESS ||
-        end < start)
+    if (backend::profilingTime(done, CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
+        backend::profilingTime(done, CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS || end < start)
         return -1;
     return double(end - start) * 1e-9;
 }
@@ -38,9 +36,9 @@ double deviceSeconds(cl_event done, cl_int status) {
 }  // namespace
 
 void timeWholeLaunch(cl_event done, const std::string& kernel, const LaunchSize& size) {
-    BACKEND(done, clRetainEvent)(done);
+    backend::Event held = backend::Event::retained(done);
     std::lock_guard lock(pendingMutex);
-    pending.push_back({done, kernel, size});
+    pending.push_back({std::move(held), kernel, size});
     pendingCount.store(static_cast<unsigned>(pending.size()), std::memory_order_relaxed);
 }
 
@@ -58,10 +56,7 @@ void pollLaunchTimings() {
         std::lock_guard lock(pendingMutex);
         for (size_t i = 0; i < pending.size();) {
             cl_int status = CL_QUEUED;
-            cl_event e = pending[i].done;
-            if (BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) !=
-                CL_SUCCESS)
-                status = CL_INVALID_EVENT;
+            if (backend::eventStatus(pending[i].done.get(), &status) != CL_SUCCESS) status = CL_INVALID_EVENT;
             if (status > CL_COMPLETE) {
                 ++i;
                 continue;
@@ -73,8 +68,8 @@ void pollLaunchTimings() {
         pendingCount.store(static_cast<unsigned>(pending.size()), std::memory_order_relaxed);
     }
     for (size_t i = 0; i < heard.size(); ++i) {
-        SplitHistory::instance().recordWhole(heard[i].kernel, heard[i].size, deviceSeconds(heard[i].done, statuses[i]));
-        BACKEND(heard[i].done, clReleaseEvent)(heard[i].done);
+        SplitHistory::instance().recordWhole(heard[i].kernel, heard[i].size, deviceSeconds(heard[i].done.get(), statuses[i]));
+        heard[i].done.reset();
     }
 }
 

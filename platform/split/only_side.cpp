@@ -1,7 +1,7 @@
 // The measuring knob HETERO_TEST_SPLIT_ONLY: one side of a static split, alone (only_side.hpp).
 #include "platform/split/only_side.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/variants.hpp"
@@ -73,19 +73,16 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
             backend::Buffer held(word);
             check(BACKEND(variant, clSetKernelArg)(variant, numArgs, sizeof word, &word));
             setVariantExtraArgs(variant, numArgs + 1, transform::abortExtraArgs(range, launchId));
-            check(BACKEND(q, clEnqueueNDRangeKernel)(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local,
-                                                     static_cast<cl_uint>(wait.size()), listOrNull(wait), &e));
+            check(backend::enqueueKernel(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local, wait, &e));
             return e;
         }
         auto subLaunches = transform::chunkLaunches(range, cut, groups);
         for (const auto& sl : subLaunches) {
             setVariantExtraArgs(variant, numArgs, sl.extraArgs);
-            check(BACKEND(q, clEnqueueNDRangeKernel)(q, variant, sl.dims, sl.offset, sl.global, sl.local,
-                                                     static_cast<cl_uint>(wait.size()), listOrNull(wait), nullptr));
+            check(backend::enqueueKernel(q, variant, sl.dims, sl.offset, sl.global, sl.local, wait, nullptr));
         }
         // After every sub-launch (a marker without a wait list waits for all before it), or none.
-        check(BACKEND(q, clEnqueueMarkerWithWaitList)(q, subLaunches.empty() ? static_cast<cl_uint>(wait.size()) : 0,
-                                                      subLaunches.empty() ? listOrNull(wait) : nullptr, &e));
+        check(backend::enqueueMarker(q, subLaunches.empty() ? backend::WaitList(wait) : backend::WaitList(), &e));
         return e;
     });
     return true;

@@ -4,7 +4,7 @@
 #include "platform/split/config.hpp"
 #include "platform/split/split_common.hpp"
 #include "platform/split/variants.hpp"
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/engine/queue.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/split/launch_stats.hpp"
@@ -94,7 +94,7 @@ struct UnifiedRun {
     unsigned slot[2] = {0, 0};
     uint64_t minChunk[2] = {1, 1};   // compute units: the smallest chunk that fills the device
     std::vector<cl_event> before[2];  // backend events each side waits for first (owned)
-    cl_event done = nullptr;          // user event of the GPU slot's context: the launch's event
+    backend::Event done;              // user event of the GPU slot's context: the launch's event
     double started = 0, traceStarted = 0;
     double begun = -1;  // when the first chunk was taken (what it waited for does not count as its time)
     std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
@@ -117,9 +117,8 @@ struct UnifiedRun {
     cl_int leftBehind = CL_SUCCESS; // an enqueue failed and its chunk was handed back
 
     ~UnifiedRun() {
-        for (auto& list : before)
-            for (cl_event e : list) BACKEND(e, clReleaseEvent)(e);
-        if (done) BACKEND(done, clReleaseEvent)(done);  // only when the launch never started
+        for (auto& list : before) backend::releaseAll(list);
+        done.reset();  // only when the launch never started
     }
     // The latest chunk's speed: the first chunk of a launch may include the backend's compilation
     // for this local size, and the devices' load changes while a launch runs.
@@ -163,7 +162,7 @@ uint64_t nextChunk(const UnifiedRun& r, Side side, double t) {
 
 bool failed(cl_event e) {
     cl_int st = CL_COMPLETE;
-    BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
+    backend::eventStatus(e, &st);
     return st < 0;
 }
 
@@ -182,7 +181,7 @@ void runSide(UnifiedRun& r, Side side) {
         const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
         // What the launch waited for (earlier writes, the command's wait list on this slot).
         auto& before = r.before[side];
-        if (!before.empty() && BACKEND(before[0], clWaitForEvents)(static_cast<cl_uint>(before.size()), before.data()) != CL_SUCCESS)
+        if (backend::waitFor(before) != CL_SUCCESS)
             return stop(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         chaos::delay(10000);  // test knob: one side starts late (or not)
         for (;;) {
@@ -208,7 +207,7 @@ void runSide(UnifiedRun& r, Side side) {
                 if (r.begun < 0) r.begun = t;
             }
             const double t0 = splitClock(), traceBegin = trace::enabled() ? trace::now() : 0;
-            cl_event last = nullptr;
+            backend::Event last;  // the chunk's last sub-launch
             unsigned enqueued = 0;
             cl_int error = CL_SUCCESS;
             try {
@@ -216,11 +215,9 @@ void runSide(UnifiedRun& r, Side side) {
                 r.kernel->applyArgs(chunkKernel, slot, r.args);
                 for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
                     setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
-                    cl_event e = nullptr;
-                    check(BACKEND(queue, clEnqueueNDRangeKernel)(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local,
-                                                                  0, nullptr, &e));
-                    if (last) BACKEND(last, clReleaseEvent)(last);
-                    last = e;
+                    backend::Event e;
+                    check(backend::enqueueKernel(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
+                    last = std::move(e);  // releases the one before
                     ++enqueued;
                 }
             } catch (const Error& e) {
@@ -241,8 +238,8 @@ void runSide(UnifiedRun& r, Side side) {
             }
             // The in-order queue: the last sub-launch done means the whole chunk is.
             if (last) {
-                if (BACKEND(last, clWaitForEvents)(1, &last) != CL_SUCCESS || failed(last)) error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-                BACKEND(last, clReleaseEvent)(last);
+                if (backend::waitFor(last.get()) != CL_SUCCESS || failed(last.get())) error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+                last.reset();
             }
             if (error != CL_SUCCESS) return stop(error);  // part of the chunk may have run: the launch fails
             const double t1 = splitClock();
@@ -292,8 +289,7 @@ void finish(UnifiedRun& r) {
                r.name.c_str(), (unsigned long long)r.groups, (unsigned long long)r.ran[Cpu],
                r.groups ? 100.0 * double(r.ran[Cpu]) / double(r.groups) : 0.0, r.chunks[Cpu], r.chunks[Gpu], seconds * 1e3,
                result == CL_SUCCESS ? "" : ", failed");
-    cl_event done = r.done;
-    r.done = nullptr;
+    backend::Event done = std::move(r.done);
     // Let go of the kernel, memory objects and context before the launch is seen complete, so that an
     // application releasing everything then sees its objects go at once (the run itself may live on
     // a little in a worker's hands).
@@ -301,8 +297,8 @@ void finish(UnifiedRun& r) {
     r.variants.reset();
     r.kernel = Ref<Kernel>();
     r.context = Ref<Context>();
-    BACKEND(done, clSetUserEventStatus)(done, result == CL_SUCCESS ? CL_COMPLETE : result);
-    BACKEND(done, clReleaseEvent)(done);
+    backend::complete(done.get(), result == CL_SUCCESS ? CL_COMPLETE : result);
+    done.reset();
 }
 
 // Two process-wide workers, one for the "GPU" side of every unified launch and one for the "CPU"
@@ -400,8 +396,7 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
     }
 
     cl_context gpuContext = r.context->backend(r.slot[Gpu]);
-    cl_int err = CL_SUCCESS;
-    r.done = BACKEND(gpuContext, clCreateUserEvent)(gpuContext, &err);
+    r.done = backend::userEvent(gpuContext);
     if (!r.done) fail(CL_OUT_OF_RESOURCES);
 
     // Every storage once, locked in address order (sub-buffers share their root's storage).
@@ -425,21 +420,12 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
         if (a.mem)
             for (Side side : {Gpu, Cpu}) a.mem->backendMem(r.slot[side]);
     for (Side side : {Gpu, Cpu})
-        for (cl_event e : waits[side]) {
-            BACKEND(e, clRetainEvent)(e);
-            r.before[side].push_back(e);
-        }
-    cl_event forCommand = r.done;
-    BACKEND(forCommand, clRetainEvent)(forCommand);  // one for the command, one for the engine
-    try {
-        Workers::instance().push(run);
-    } catch (const Error&) {
-        BACKEND(forCommand, clReleaseEvent)(forCommand);
-        throw;
-    }
+        for (cl_event e : waits[side]) r.before[side].push_back(backend::retainEvent(e));
+    backend::Event forCommand = backend::Event::retained(r.done.get());  // one for the command, one for the engine
+    Workers::instance().push(run);
     // The launch's writes are ready when both sides are done; other slots get a bridge of the event.
-    for (Storage* s : written) s->wroteOn(r.slot[Gpu], forCommand);
-    return forCommand;
+    for (Storage* s : written) s->wroteOn(r.slot[Gpu], forCommand.get());
+    return forCommand.release();
 }
 
 }  // namespace hetero

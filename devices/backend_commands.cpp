@@ -1,4 +1,4 @@
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 
 #include <memory>
 
