@@ -1,4 +1,5 @@
-#include "platform/memory/storage.hpp"
+// Storage in discrete memory: copies kept coherent with versions (discrete_storage.hpp).
+#include "platform/memory/discrete_storage.hpp"
 
 #include "devices/backend_call.hpp"
 #include "platform/memory/host_memory.hpp"
@@ -32,36 +33,18 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
-    : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
-    if (image) image_ = *image;
-    if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
-    unified_ = unifiedInit(context, useHostPtr, image);
-    if (!unified_ && !image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
+DiscreteStorage::DiscreteStorage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
+    : Storage(context, bytes, useHostPtr, image), promised_(copies_.size(), false) {
+    if (!image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
 }
 
-void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
-
-std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }
-
-Storage::~Storage() {
-    for (auto& c : copies_)
-        for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
-    if (unified_) {
-        unifiedRelease();
-        return;
-    }
-    for (auto& c : copies_) {
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
-    }
+DiscreteStorage::~DiscreteStorage() {
+    releaseCopies();
     if (hostMemory_) hostMemory_->drop();  // the alias slot's buffer holds it until that is gone
 }
 
-cl_mem Storage::backendMem(unsigned slot) {
+cl_mem DiscreteStorage::createBackendMem(unsigned slot) {
     Copy& c = copies_[slot];
-    if (c.mem) return c.mem;
-    if (unified_) return unifiedBackendMem(slot);
     cl_context ctx = context_->backend(slot);
     cl_int err = CL_SUCCESS;
     // Always read-write: Hetero itself reads and writes every copy to keep them coherent.
@@ -93,23 +76,20 @@ cl_mem Storage::backendMem(unsigned slot) {
     return c.mem;
 }
 
-unsigned char* Storage::host() {
-    if (unified_) return unifiedHost();
-    if (!host_) {
-        hostMemory_ = HostMemory::allocate(*context_, bytes_);
-        host_ = hostMemory_->data();
-    }
+unsigned char* DiscreteStorage::allocateHost() {
+    hostMemory_ = HostMemory::allocate(*context_, bytes_);
+    host_ = hostMemory_->data();
     return host_;
 }
 
-bool Storage::hostPinned() const { return hostMemory_ && hostMemory_->pinned(); }
+bool DiscreteStorage::hostPinned() const { return hostMemory_ && hostMemory_->pinned(); }
 
-void Storage::setHostVersion(uint64_t v) {
+void DiscreteStorage::setHostVersion(uint64_t v) {
     hostVersion_ = v;
     if (aliasSlot_ >= 0) copies_[aliasSlot_].version = v;
 }
 
-void Storage::waitForAliasUsers() {
+void DiscreteStorage::waitForAliasUsers() {
     Copy& c = copies_[aliasSlot_];
     cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
     if (!e) return;
@@ -121,57 +101,40 @@ void Storage::waitForAliasUsers() {
     if (st < 0 && c.version == version_) setHostVersion(kNoVersion);
 }
 
-int Storage::freshSlot(unsigned preferred) const {
-    if (preferred < copies_.size() && copies_[preferred].version == version_) return static_cast<int>(preferred);
-    for (size_t s = 0; s < copies_.size(); ++s)
-        if (copies_[s].version == version_) return static_cast<int>(s);
-    return -1;
-}
-
 // Pitches of the host copy as clEnqueue{Read,Write}Image take them: 0 where they are implied, and
 // never a slice pitch for images without slices (NVIDIA refuses one for a 2D image).
-size_t Storage::transferRowPitch() const {
+size_t DiscreteStorage::transferRowPitch() const {
     return image_.rowPitch == image_.region[0] * image_.elementSize ? 0 : image_.rowPitch;
 }
 
-size_t Storage::transferSlicePitch() const {
+size_t DiscreteStorage::transferSlicePitch() const {
     cl_mem_object_type t = image_.desc.image_type;
     bool slices = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
     return slices ? image_.slicePitch : 0;
 }
 
-void Storage::settle(unsigned slot) {
+void DiscreteStorage::settle(unsigned slot) {
     Copy& c = copies_[slot];
-    c.promised = false;  // whoever asks for the copy's event relies on what it promises
+    promised_[slot] = false;  // whoever asks for the copy's event relies on what it promises
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
-    if (unified_) {
-        marker = unifiedSettle(slot, marker);  // another slot's context needs a bridge
-        if (slot != lastWriteSlot_) queue = nullptr;
-    } else if (marker) {
-        BACKEND(marker, clRetainEvent)(marker);
-    }
+    if (marker) BACKEND(marker, clRetainEvent)(marker);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = marker;
     c.readyQueue = marker ? queue : nullptr;
     c.later.reset();
 }
 
-cl_event Storage::readyOn(unsigned slot) {
-    settle(slot);
-    return copies_[slot].ready;
-}
-
-cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
+cl_event DiscreteStorage::readyFor(unsigned slot, cl_command_queue target) {
     Copy& c = copies_[slot];
-    c.promised = false;
-    if (target && c.later && c.later->queue() == target && (!unified_ || slot == lastWriteSlot_)) return nullptr;
+    promised_[slot] = false;
+    if (target && c.later && c.later->queue() == target) return nullptr;
     if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
     return readyOn(slot);
 }
 
-void Storage::upload(unsigned slot, Queue& queue) {
+void DiscreteStorage::upload(unsigned slot, Queue& queue) {
     trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
     const auto t0 = std::chrono::steady_clock::now();
@@ -194,7 +157,7 @@ void Storage::upload(unsigned slot, Queue& queue) {
     countMigration(counters::BytesHostToDevice, counters::NsHostToDevice, "to", slot, secondsSince(t0));
 }
 
-void Storage::download(unsigned slot, Queue& queue) {
+void DiscreteStorage::download(unsigned slot, Queue& queue) {
     trace::Scope span({static_cast<int>(slot), "migrations"}, "download");
     span.add(trace::num("bytes", static_cast<double>(bytes_)));
     const auto t0 = std::chrono::steady_clock::now();
@@ -217,7 +180,7 @@ void Storage::download(unsigned slot, Queue& queue) {
     countMigration(counters::BytesDeviceToHost, counters::NsDeviceToHost, "from", slot, secondsSince(t0));
 }
 
-void Storage::countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot,
+void DiscreteStorage::countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot,
                              double seconds) {
     counters::add(bytes, bytes_);
     counters::add(ns, static_cast<uint64_t>(seconds * 1e9));
@@ -225,8 +188,7 @@ void Storage::countMigration(counters::Counter bytes, counters::Counter ns, cons
                seconds * 1e3, seconds > 0 ? double(bytes_) / seconds / 1e9 : 0.0, hostPinned() ? "pinned" : "ordinary");
 }
 
-void Storage::makeHostFresh(Queue& queue) {
-    if (unified_) return unifiedWaitForWrites();
+void DiscreteStorage::makeHostFresh(Queue& queue) {
     if (aliasSlot_ >= 0) waitForAliasUsers();
     if (hostFresh()) return;
     int from = freshSlot(Backends::instance().primarySlot());
@@ -239,15 +201,14 @@ void Storage::makeHostFresh(Queue& queue) {
     setHostVersion(version_);
 }
 
-void Storage::prepareHostOverwrite() {
-    if (unified_) return unifiedWaitForWrites();
+void DiscreteStorage::prepareHostOverwrite() {
     if (aliasSlot_ >= 0) waitForAliasUsers();
     host();
     // Until the write that overwrites it is recorded, the old contents are gone from here.
     setHostVersion(kNoVersion);
 }
 
-void Storage::hostCopyReadUntil(cl_event sent) {
+void DiscreteStorage::hostCopyReadUntil(cl_event sent) {
     HostMemory* memory = hostMemory_;
     memory->hold();
     if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
@@ -259,11 +220,11 @@ void Storage::hostCopyReadUntil(cl_event sent) {
     cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
 }
 
-void Storage::hostCopyHolds(uint64_t version) {
+void DiscreteStorage::hostCopyHolds(uint64_t version) {
     if (version == version_) setHostVersion(version_);
 }
 
-void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
+void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
     Copy& c = copies_[slot];
     if (c.version != version_) {
@@ -277,11 +238,10 @@ void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& wait
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
 }
 
-void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {
-    if (unified_) return unifiedWroteOn(slot, ready);
+void DiscreteStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {
     ++version_;
     Copy& c = copies_[slot];
-    c.promised = false;
+    promised_[slot] = false;
     if (ready) BACKEND(ready, clRetainEvent)(ready);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = ready;
@@ -291,11 +251,10 @@ void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
-void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
-    if (unified_) return unifiedWroteOn(slot, ready);
+void DiscreteStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
     ++version_;
     Copy& c = copies_[slot];
-    c.promised = false;
+    promised_[slot] = false;
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
     c.ready = nullptr;
     c.readyQueue = nullptr;
@@ -304,9 +263,9 @@ void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
-void Storage::setReady(unsigned slot, cl_event event) {
+void DiscreteStorage::setReady(unsigned slot, cl_event event) {
     Copy& c = copies_[slot];
-    c.promised = false;
+    promised_[slot] = false;
     c.later.reset();
     BACKEND(event, clRetainEvent)(event);
     if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
@@ -314,31 +273,28 @@ void Storage::setReady(unsigned slot, cl_event event) {
     c.readyQueue = nullptr;
 }
 
-void Storage::freshLater(unsigned slot, cl_event ready) {
+void DiscreteStorage::freshLater(unsigned slot, cl_event ready) {
     setReady(slot, ready);
     copies_[slot].version = version_;
-    copies_[slot].promised = true;
+    promised_[slot] = true;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
 
-bool Storage::withdrawFreshLater(unsigned slot, cl_event ready) {
+bool DiscreteStorage::withdrawFreshLater(unsigned slot, cl_event ready) {
     std::unique_lock lock(mutex, std::try_to_lock);
     if (!lock) return false;
     Copy& c = copies_[slot];
-    if (!c.promised || c.ready != ready) return false;
+    if (!promised_[slot] || c.ready != ready) return false;
     // `ready` stays: nothing may bring the copy up to date before the launch is done with it.
-    c.promised = false;
+    promised_[slot] = false;
     c.version = kNoVersion;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = kNoVersion;
     return true;
 }
 
-void Storage::wroteOnHost() {
-    if (unified_) return unifiedWroteOnHost();
+void DiscreteStorage::wroteOnHost() {
     ++version_;
     setHostVersion(version_);
 }
-
-void Storage::initialContentsOnHost() { wroteOnHost(); }
 
 }  // namespace hetero

@@ -1,0 +1,65 @@
+// What both storage implementations share, and the choice between them (storage.hpp).
+#include "platform/memory/storage.hpp"
+
+#include "devices/backend_call.hpp"
+#include "platform/memory/discrete_storage.hpp"
+#include "platform/memory/unified_storage.hpp"
+#include "platform/support/error.hpp"
+
+namespace hetero {
+namespace {
+
+void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
+    backend::InBackendCallback inside;  // completing the bridge may run completions (view_lock.hpp)
+    cl_event bridge = static_cast<cl_event>(user);
+    BACKEND(bridge, clSetUserEventStatus)(bridge, status < 0 ? status : CL_COMPLETE);
+    BACKEND(bridge, clReleaseEvent)(bridge);
+}
+
+}  // namespace
+
+cl_event completesWith(cl_context target, cl_event source) {
+    cl_int err = CL_SUCCESS;
+    cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
+    if (!user) fail(CL_OUT_OF_RESOURCES);
+    BACKEND(user, clRetainEvent)(user);  // the callback's reference
+    if (BACKEND(source, clSetEventCallback)(source, CL_COMPLETE, completeBridge, user) != CL_SUCCESS) {
+        cl_int st = BACKEND(source, clWaitForEvents)(1, &source);  // cannot be told: wait here (rare)
+        completeBridge(source, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, user);
+    }
+    return user;
+}
+
+std::shared_ptr<Storage> Storage::create(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image) {
+    if (UnifiedStorage::canHold(context, useHostPtr, image))
+        return std::make_shared<UnifiedStorage>(context, bytes, useHostPtr);
+    return std::make_shared<DiscreteStorage>(context, bytes, useHostPtr, image);
+}
+
+Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
+    : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
+    if (image) image_ = *image;
+    if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
+}
+
+void Storage::releaseCopies() {
+    for (auto& c : copies_)
+        for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
+    for (auto& c : copies_) {
+        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
+    }
+}
+
+void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
+
+std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }
+
+int Storage::freshSlot(unsigned preferred) const {
+    if (preferred < copies_.size() && copies_[preferred].version == version_) return static_cast<int>(preferred);
+    for (size_t s = 0; s < copies_.size(); ++s)
+        if (copies_[s].version == version_) return static_cast<int>(s);
+    return -1;
+}
+
+}  // namespace hetero
