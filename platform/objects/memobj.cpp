@@ -259,8 +259,9 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
 Mem::~Mem() {
     // Destructor callbacks run in reverse order of registration, before the memory goes away. In
     // unified memory the backends use the application's memory directly and may still be running a
-    // command on it: the callbacks (which may free it) wait until no backend uses it any more.
-    if (!parent_ && !destructors_.empty() && storage_->singleCopy()) {
+    // command on it: the callbacks (which may free it) wait until no backend uses it any more
+    // (Storage::whenMemoryFree; at once where no backend can).
+    if (!parent_ && !destructors_.empty()) {
         storage_->whenMemoryFree([handle = handle(), callbacks = std::move(destructors_)] {
             for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it) it->first(handle, it->second);
         });
