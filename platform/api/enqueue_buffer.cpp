@@ -1,6 +1,7 @@
 // Buffer commands: read/write/copy/fill (and rect variants), map/unmap, migrate.
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
+#include "platform/memory/discrete_storage.hpp"
 
 #include <cstring>
 
@@ -8,12 +9,12 @@ using namespace hetero;
 
 namespace {
 
-// Where the current contents of `m` can be read: a fresh slot, else the host copy. In unified
-// memory the host reads the one allocation directly.
+// Where the current contents of `m` can be read: a fresh slot, else the host copy. A single copy
+// (unified memory) the host reads directly.
 int placeReading(Mem* m) {
     Storage& s = m->storage();
     std::lock_guard lock(s.mutex);
-    if (s.unified()) return kHostSlot;
+    if (s.singleCopy()) return kHostSlot;
     int slot = s.freshSlot(Backends::instance().primarySlot());
     if (slot >= 0) return slot;
     return s.hostFresh() ? kHostSlot : static_cast<int>(Backends::instance().primarySlot());
@@ -131,15 +132,16 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Mem> keep(m);
         bool whole = coversStorage(m, offset, size);
-        // Unified memory: the host writes into the one allocation (once earlier writes are done).
-        bool onHost = m->storage().unified();
-        // Discrete, whole, where the host copy is the CPU slot's: through it (Storage::
+        // A single copy (unified memory): the host writes into it (once earlier writes are done).
+        bool onHost = m->storage().singleCopy();
+        // Discrete, whole, where the host copy is the CPU slot's: through it (DiscreteStorage::
         // writesThroughHostCopy), so the data reaches both devices once, before a launch needs it.
-        bool throughHost = whole && m->storage().writesThroughHostCopy();
+        DiscreteStorage* copies = m->storage().discrete();
+        bool throughHost = whole && copies && copies->writesThroughHostCopy();
         auto ev = queue->enqueue(
             {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
-            [keep, whole, throughHost, offset, size, ptr](Submission& sub) -> cl_event {
+            [keep, whole, throughHost, copies, offset, size, ptr](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
@@ -148,26 +150,26 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     m->storage().wroteOnHost();
                     return nullptr;
                 }
-                const bool viaHost = throughHost && static_cast<int>(sub.slot) != m->storage().hostAliasSlot();
+                const bool viaHost = throughHost && static_cast<int>(sub.slot) != copies->hostAliasSlot();
                 uint64_t written = 0;
                 cl_event done = submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     Storage& s = m->storage();
                     const void* from = ptr;
                     if (viaHost) {
-                        s.prepareHostOverwrite();
+                        copies->prepareHostOverwrite();
                         std::memcpy(s.host(), ptr, size);
                         from = s.host();
                     }
                     cl_event e = nullptr;
                     check(backend::enqueueWrite(sub.backendQueue, s.backendMem(sub.slot), m->origin() + offset, size, from,
                                                 wait, &e));
-                    if (viaHost) s.hostCopyReadUntil(e);
+                    if (viaHost) copies->hostCopyReadUntil(e);
                     written = s.version() + 1;  // what submitWith's wroteOn makes it
                     return e;
                 });
                 if (viaHost) {
-                    std::lock_guard lock(m->storage().mutex);
-                    m->storage().hostCopyHolds(written);
+                    std::lock_guard lock(copies->mutex);
+                    copies->hostCopyHolds(written);
                 }
                 return done;
             });

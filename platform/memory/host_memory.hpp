@@ -1,5 +1,5 @@
 // The host copy of a buffer in discrete memory, which is also the CPU slot's copy
-// (platform/memory/storage.cpp): page-locked memory from the context's PinnedPool when it can be
+// (platform/memory/discrete_storage.cpp): page-locked memory from the context's PinnedPool when it can be
 // had, else ordinary page-aligned memory. It goes (back to the pool) when its last holder lets go:
 // the Storage, and the backend buffer created on it, which a backend may still use after the
 // Storage is gone (its destructor callback says when it is done).

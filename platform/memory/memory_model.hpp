@@ -1,8 +1,8 @@
 // How the memory of a context's objects is laid out (issue 5):
 //   Discrete  one copy per slot plus a host copy, kept coherent with version numbers
-//             (platform/memory/storage.cpp); split launches merge (platform/split/discrete_split.cpp).
+//             (platform/memory/discrete_storage.cpp); split launches merge (platform/split/discrete_split.cpp).
 //   Unified   one host allocation that every slot's backend buffer uses directly
-//             (CL_MEM_USE_HOST_PTR on the same pointer, platform/memory/storage_unified.cpp); split launches
+//             (CL_MEM_USE_HOST_PTR on the same pointer, platform/memory/unified_storage.cpp); split launches
 //             partition the work-groups exclusively (platform/split/unified_split.cpp), nothing is copied.
 // Chosen per context: the context property CL_CONTEXT_MEMORY_MODEL_HETERO, else HETERO_MEMORY
 // (config key `memory`: auto|unified|discrete), else detection: unified iff every slot's device

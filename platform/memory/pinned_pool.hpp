@@ -2,7 +2,7 @@
 // CL_MEM_ALLOC_HOST_PTR buffer of the GPU slot's backend, mapped once and kept mapped. The GPU's
 // driver recognises the pointer as pinned and moves data to and from it by DMA (NVIDIA on the H100:
 // 34-44 GB/s against 7 GB/s for ordinary memory, issue 16); the CPU slot computes in it in place
-// (platform/memory/storage.cpp creates its buffer there with CL_MEM_USE_HOST_PTR).
+// (platform/memory/discrete_storage.cpp creates its buffer there with CL_MEM_USE_HOST_PTR).
 //
 // Blocks come in size classes (a quarter of a power of two apart) and are kept when their buffer
 // goes, for the next buffer of that class. The bytes pinned by the whole process stay within a

@@ -1,125 +1,59 @@
+// What both storage implementations share, and the choice between them (storage.hpp).
 #include "platform/memory/storage.hpp"
 
 #include "devices/backend_call.hpp"
-#include "platform/memory/host_memory.hpp"
-#include "platform/observe/counters.hpp"
+#include "platform/memory/discrete_storage.hpp"
+#include "platform/memory/unified_storage.hpp"
 #include "platform/support/error.hpp"
-#include "platform/support/log.hpp"
-#include "platform/engine/queue.hpp"
-#include "platform/observe/trace.hpp"
-
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 
 namespace hetero {
 namespace {
 
-// The slot whose copy of a buffer is its host copy: a CPU slot, not the primary one (that is the
-// GPU, or the slot everything runs on); -1 when there is none.
-int cpuSlotForHostCopy(Context* context) {
-    Device* device = Device::instance();
-    if (!device || context->slotCount() < 2) return -1;
-    const unsigned primary = Backends::instance().primarySlot();
-    for (const Slot& s : device->slots())
-        if (s.index != primary && (s.type & CL_DEVICE_TYPE_CPU)) return static_cast<int>(s.index);
-    return -1;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
+    backend::InBackendCallback inside;  // completing the bridge may run completions (view_lock.hpp)
+    cl_event bridge = static_cast<cl_event>(user);
+    BACKEND(bridge, clSetUserEventStatus)(bridge, status < 0 ? status : CL_COMPLETE);
+    BACKEND(bridge, clReleaseEvent)(bridge);
 }
 
 }  // namespace
+
+cl_event completesWith(cl_context target, cl_event source) {
+    cl_int err = CL_SUCCESS;
+    cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
+    if (!user) fail(CL_OUT_OF_RESOURCES);
+    BACKEND(user, clRetainEvent)(user);  // the callback's reference
+    if (BACKEND(source, clSetEventCallback)(source, CL_COMPLETE, completeBridge, user) != CL_SUCCESS) {
+        cl_int st = BACKEND(source, clWaitForEvents)(1, &source);  // cannot be told: wait here (rare)
+        completeBridge(source, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, user);
+    }
+    return user;
+}
+
+std::shared_ptr<Storage> Storage::create(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image) {
+    if (UnifiedStorage::canHold(context, useHostPtr, image))
+        return std::make_shared<UnifiedStorage>(context, bytes, useHostPtr);
+    return std::make_shared<DiscreteStorage>(context, bytes, useHostPtr, image);
+}
 
 Storage::Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
     : context_(context), bytes_(bytes), isImage_(image != nullptr), copies_(context->slotCount()) {
     if (image) image_ = *image;
     if (useHostPtr) host_ = static_cast<unsigned char*>(useHostPtr);
-    unified_ = unifiedInit(context, useHostPtr, image);
-    if (!unified_ && !image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
+}
+
+void Storage::releaseCopies() {
+    for (auto& c : copies_)
+        for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
+    for (auto& c : copies_) {
+        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
+    }
 }
 
 void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
 
 std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }
-
-Storage::~Storage() {
-    for (auto& c : copies_)
-        for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
-    if (unified_) {
-        unifiedRelease();
-        return;
-    }
-    for (auto& c : copies_) {
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
-    }
-    if (hostMemory_) hostMemory_->drop();  // the alias slot's buffer holds it until that is gone
-}
-
-cl_mem Storage::backendMem(unsigned slot) {
-    Copy& c = copies_[slot];
-    if (c.mem) return c.mem;
-    if (unified_) return unifiedBackendMem(slot);
-    cl_context ctx = context_->backend(slot);
-    cl_int err = CL_SUCCESS;
-    // Always read-write: Hetero itself reads and writes every copy to keep them coherent.
-    if (isImage_) {
-        cl_image_desc desc = image_.desc;
-        desc.image_row_pitch = 0;
-        desc.image_slice_pitch = 0;
-        desc.mem_object = nullptr;
-        c.mem = BACKEND(ctx, clCreateImage)(ctx, CL_MEM_READ_WRITE, &image_.format, &desc, nullptr, &err);
-    } else if (static_cast<int>(slot) == aliasSlot_) {
-        // PoCL computes in CL_MEM_USE_HOST_PTR memory in place (its device pointer is the host
-        // pointer; page alignment satisfies every CL_DEVICE_MEM_BASE_ADDR_ALIGN), so this copy
-        // and the host copy are one.
-        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err);
-        if (c.mem) {
-            hostMemory_->hold();
-            // Without the backend's word the memory is never freed: a leak rather than a use after free.
-            if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, HostMemory::backendBufferGone, hostMemory_) !=
-                CL_SUCCESS)
-                HETERO_LOG(Warn, "slot %u cannot report when a buffer is gone; its host memory is kept", slot);
-        }
-    } else {
-        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
-    }
-    if (!c.mem) {
-        HETERO_LOG(Warn, "allocating %zu bytes on slot %u failed: %s", bytes_, slot, errorName(err));
-        fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    }
-    return c.mem;
-}
-
-unsigned char* Storage::host() {
-    if (unified_) return unifiedHost();
-    if (!host_) {
-        hostMemory_ = HostMemory::allocate(*context_, bytes_);
-        host_ = hostMemory_->data();
-    }
-    return host_;
-}
-
-bool Storage::hostPinned() const { return hostMemory_ && hostMemory_->pinned(); }
-
-void Storage::setHostVersion(uint64_t v) {
-    hostVersion_ = v;
-    if (aliasSlot_ >= 0) copies_[aliasSlot_].version = v;
-}
-
-void Storage::waitForAliasUsers() {
-    Copy& c = copies_[aliasSlot_];
-    cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
-    if (!e) return;
-    BACKEND(e, clWaitForEvents)(1, &e);
-    cl_int st = backend::status(e);
-    BACKEND(e, clReleaseEvent)(e);
-    c.ready = nullptr;
-    // A write that failed (a split launch's stream-back that could not finish) left the copy stale.
-    if (st < 0 && c.version == version_) setHostVersion(kNoVersion);
-}
 
 int Storage::freshSlot(unsigned preferred) const {
     if (preferred < copies_.size() && copies_[preferred].version == version_) return static_cast<int>(preferred);
@@ -127,218 +61,5 @@ int Storage::freshSlot(unsigned preferred) const {
         if (copies_[s].version == version_) return static_cast<int>(s);
     return -1;
 }
-
-// Pitches of the host copy as clEnqueue{Read,Write}Image take them: 0 where they are implied, and
-// never a slice pitch for images without slices (NVIDIA refuses one for a 2D image).
-size_t Storage::transferRowPitch() const {
-    return image_.rowPitch == image_.region[0] * image_.elementSize ? 0 : image_.rowPitch;
-}
-
-size_t Storage::transferSlicePitch() const {
-    cl_mem_object_type t = image_.desc.image_type;
-    bool slices = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-    return slices ? image_.slicePitch : 0;
-}
-
-void Storage::settle(unsigned slot) {
-    Copy& c = copies_[slot];
-    c.promised = false;  // whoever asks for the copy's event relies on what it promises
-    if (!c.later) return;
-    cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
-    cl_command_queue queue = c.later->queue();
-    if (unified_) {
-        marker = unifiedSettle(slot, marker);  // another slot's context needs a bridge
-        if (slot != lastWriteSlot_) queue = nullptr;
-    } else if (marker) {
-        BACKEND(marker, clRetainEvent)(marker);
-    }
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = marker;
-    c.readyQueue = marker ? queue : nullptr;
-    c.later.reset();
-}
-
-cl_event Storage::readyOn(unsigned slot) {
-    settle(slot);
-    return copies_[slot].ready;
-}
-
-cl_event Storage::readyFor(unsigned slot, cl_command_queue target) {
-    Copy& c = copies_[slot];
-    c.promised = false;
-    if (target && c.later && c.later->queue() == target && (!unified_ || slot == lastWriteSlot_)) return nullptr;
-    if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
-    return readyOn(slot);
-}
-
-void Storage::upload(unsigned slot, Queue& queue) {
-    trace::Scope span({static_cast<int>(slot), "migrations"}, "upload");
-    span.add(trace::num("bytes", static_cast<double>(bytes_)));
-    const auto t0 = std::chrono::steady_clock::now();
-    cl_command_queue q = queue.backendQueue(slot);
-    cl_mem m = backendMem(slot);
-    // Whatever still uses the old contents of this copy finishes first.
-    cl_event ready = readyOn(slot);
-    cl_uint waits = ready ? 1 : 0;
-    cl_int err = backend::enqueueAndWait([&](cl_event* done) {
-        if (!isImage_)
-            return BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_FALSE, 0, bytes_, host(), waits, waits ? &ready : nullptr, done);
-        size_t origin[3] = {0, 0, 0};
-        return BACKEND(q, clEnqueueWriteImage)(q, m, CL_FALSE, origin, image_.region, transferRowPitch(), transferSlicePitch(),
-                                               host(), waits, waits ? &ready : nullptr, done);
-    });
-    if (err != CL_SUCCESS) {
-        HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
-        fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    }
-    countMigration(counters::BytesHostToDevice, counters::NsHostToDevice, "to", slot, secondsSince(t0));
-}
-
-void Storage::download(unsigned slot, Queue& queue) {
-    trace::Scope span({static_cast<int>(slot), "migrations"}, "download");
-    span.add(trace::num("bytes", static_cast<double>(bytes_)));
-    const auto t0 = std::chrono::steady_clock::now();
-    cl_command_queue q = queue.backendQueue(slot);
-    Copy& c = copies_[slot];
-    settle(slot);
-    cl_uint waits = c.ready ? 1 : 0;
-    cl_int err = backend::enqueueAndWait([&](cl_event* done) {
-        if (!isImage_)
-            return BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_FALSE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
-                                                   done);
-        size_t origin[3] = {0, 0, 0};
-        return BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_FALSE, origin, image_.region, transferRowPitch(),
-                                              transferSlicePitch(), host(), waits, waits ? &c.ready : nullptr, done);
-    });
-    if (err != CL_SUCCESS) {
-        HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
-        fail(CL_OUT_OF_RESOURCES);
-    }
-    countMigration(counters::BytesDeviceToHost, counters::NsDeviceToHost, "from", slot, secondsSince(t0));
-}
-
-void Storage::countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot,
-                             double seconds) {
-    counters::add(bytes, bytes_);
-    counters::add(ns, static_cast<uint64_t>(seconds * 1e9));
-    HETERO_LOG(Info, "moved %zu bytes %s slot %u in %.3f ms (%.2f GB/s, %s host memory)", bytes_, direction, slot,
-               seconds * 1e3, seconds > 0 ? double(bytes_) / seconds / 1e9 : 0.0, hostPinned() ? "pinned" : "ordinary");
-}
-
-void Storage::makeHostFresh(Queue& queue) {
-    if (unified_) return unifiedWaitForWrites();
-    if (aliasSlot_ >= 0) waitForAliasUsers();
-    if (hostFresh()) return;
-    int from = freshSlot(Backends::instance().primarySlot());
-    if (from < 0) {  // nothing was ever written: any contents are right
-        host();
-        setHostVersion(version_);
-        return;
-    }
-    download(static_cast<unsigned>(from), queue);
-    setHostVersion(version_);
-}
-
-void Storage::prepareHostOverwrite() {
-    if (unified_) return unifiedWaitForWrites();
-    if (aliasSlot_ >= 0) waitForAliasUsers();
-    host();
-    // Until the write that overwrites it is recorded, the old contents are gone from here.
-    setHostVersion(kNoVersion);
-}
-
-void Storage::hostCopyReadUntil(cl_event sent) {
-    HostMemory* memory = hostMemory_;
-    memory->hold();
-    if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
-        BACKEND(sent, clWaitForEvents)(1, &sent);
-        memory->drop();
-    }
-    Copy& cpu = copies_[aliasSlot_];
-    if (cpu.ready || cpu.later) waitForAliasUsers();
-    cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
-}
-
-void Storage::hostCopyHolds(uint64_t version) {
-    if (version == version_) setHostVersion(version_);
-}
-
-void Storage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
-    backendMem(slot);
-    Copy& c = copies_[slot];
-    if (c.version != version_) {
-        makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
-        if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        c.ready = nullptr;
-        c.readyQueue = nullptr;
-        c.version = version_;
-    }
-    if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
-}
-
-void Storage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {
-    if (unified_) return unifiedWroteOn(slot, ready);
-    ++version_;
-    Copy& c = copies_[slot];
-    c.promised = false;
-    if (ready) BACKEND(ready, clRetainEvent)(ready);
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = ready;
-    c.readyQueue = ready ? readyQueue : nullptr;
-    c.later.reset();
-    c.version = version_;
-    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
-}
-
-void Storage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
-    if (unified_) return unifiedWroteOn(slot, ready);
-    ++version_;
-    Copy& c = copies_[slot];
-    c.promised = false;
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = nullptr;
-    c.readyQueue = nullptr;
-    c.later = ready;
-    c.version = version_;
-    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
-}
-
-void Storage::setReady(unsigned slot, cl_event event) {
-    Copy& c = copies_[slot];
-    c.promised = false;
-    c.later.reset();
-    BACKEND(event, clRetainEvent)(event);
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = event;
-    c.readyQueue = nullptr;
-}
-
-void Storage::freshLater(unsigned slot, cl_event ready) {
-    setReady(slot, ready);
-    copies_[slot].version = version_;
-    copies_[slot].promised = true;
-    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
-}
-
-bool Storage::withdrawFreshLater(unsigned slot, cl_event ready) {
-    std::unique_lock lock(mutex, std::try_to_lock);
-    if (!lock) return false;
-    Copy& c = copies_[slot];
-    if (!c.promised || c.ready != ready) return false;
-    // `ready` stays: nothing may bring the copy up to date before the launch is done with it.
-    c.promised = false;
-    c.version = kNoVersion;
-    if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = kNoVersion;
-    return true;
-}
-
-void Storage::wroteOnHost() {
-    if (unified_) return unifiedWroteOnHost();
-    ++version_;
-    setHostVersion(version_);
-}
-
-void Storage::initialContentsOnHost() { wroteOnHost(); }
 
 }  // namespace hetero

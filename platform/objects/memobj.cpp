@@ -107,7 +107,7 @@ Mem* Mem::createBuffer(Context* context, cl_mem_flags flags, size_t size, void* 
     m->properties_ = std::move(properties);
     bool useHost = flags & CL_MEM_USE_HOST_PTR;
     m->hostPtr_ = useHost ? hostPtr : nullptr;
-    m->storage_ = std::make_shared<Storage>(context, size, useHost ? hostPtr : nullptr, nullptr);
+    m->storage_ = Storage::create(context, size, useHost ? hostPtr : nullptr, nullptr);
     if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) {
         std::lock_guard lock(m->storage_->mutex);
         if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->storage_->host(), hostPtr, size);
@@ -247,7 +247,7 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     }
     bool useHost = flags & CL_MEM_USE_HOST_PTR;
     m->hostPtr_ = useHost ? hostPtr : nullptr;
-    m->storage_ = std::make_shared<Storage>(context, bytes, useHost ? hostPtr : nullptr, &layout);
+    m->storage_ = Storage::create(context, bytes, useHost ? hostPtr : nullptr, &layout);
     if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) {
         std::lock_guard lock(m->storage_->mutex);
         if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->storage_->host(), hostPtr, bytes);
@@ -259,8 +259,9 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
 Mem::~Mem() {
     // Destructor callbacks run in reverse order of registration, before the memory goes away. In
     // unified memory the backends use the application's memory directly and may still be running a
-    // command on it: the callbacks (which may free it) wait until no backend uses it any more.
-    if (!parent_ && !destructors_.empty() && storage_->unified()) {
+    // command on it: the callbacks (which may free it) wait until no backend uses it any more
+    // (Storage::whenMemoryFree; at once where no backend can).
+    if (!parent_ && !destructors_.empty()) {
         storage_->whenMemoryFree([handle = handle(), callbacks = std::move(destructors_)] {
             for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it) it->first(handle, it->second);
         });

@@ -6,6 +6,7 @@
 #include "merge/merge.hpp"
 #include "merge/stream_back.hpp"
 #include "platform/engine/queue.hpp"
+#include "platform/memory/discrete_storage.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
@@ -37,6 +38,13 @@ std::atomic<uint32_t> nextLaunchId{1};
 
 // A CPU copy is brought from the GPU in pieces of this size, the GPU kernel's end checked between them.
 constexpr size_t kMigrationPiece = size_t{1} << 20;
+
+// A discrete split runs only in a discrete context (launch.cpp), where every object keeps a copy per slot.
+DiscreteStorage& copiesOf(Storage& s) {
+    DiscreteStorage* copies = s.discrete();
+    if (!copies) fail(CL_INVALID_OPERATION);
+    return *copies;
+}
 
 // The last transfer into mapped host memory still on its way, waited for when this goes (also when a
 // later step throws), so that the memory is never unmapped under it.
@@ -105,7 +113,7 @@ struct SplitRun {
     cl_event userGpu = nullptr, userCpu = nullptr;
     cl_mem status = nullptr;
     struct Target {                       // a written memory object
-        Storage* storage;
+        DiscreteStorage* storage;
         size_t elementSize, bytes;
         cl_mem onGpu, onCpu, orig, recv;
         std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent); from the first chunk on
@@ -114,7 +122,7 @@ struct SplitRun {
     };
     std::vector<Target> targets;
     struct Migration {                    // a CPU copy brought up to date before the chunks start
-        Storage* storage;
+        DiscreteStorage* storage;
         cl_mem onCpu;
         size_t bytes;
         cl_mem from;                      // a GPU snapshot of the contents; nullptr: zero-fill
@@ -611,13 +619,13 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 
     // Lock every storage the launch touches and bring it to the GPU. The CPU copies are brought up
     // to date by the launch's thread, from GPU-side snapshots, so this thread never waits for them.
-    std::vector<Storage*> storages;
+    std::vector<DiscreteStorage*> storages;
     for (const auto& a : args)
-        if (a.mem) storages.push_back(&a.mem->storage());
+        if (a.mem) storages.push_back(&copiesOf(a.mem->storage()));
     std::sort(storages.begin(), storages.end());
     storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
     std::vector<std::unique_lock<std::mutex>> locks;
-    for (Storage* s : storages) locks.emplace_back(s->mutex);
+    for (DiscreteStorage* s : storages) locks.emplace_back(s->mutex);
     // Sub-buffers' backend objects are made under the storage lock, here, not by the chunk thread.
     for (const auto& a : args)
         if (a.mem) {
@@ -625,14 +633,14 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
             a.mem->backendMem(r.cpu);
         }
     std::vector<cl_event> gpuWait = sub.waitsOn(gpuQueue);
-    std::vector<Storage*> staleOnCpu;
-    for (Storage* s : storages) {
+    std::vector<DiscreteStorage*> staleOnCpu;
+    for (DiscreteStorage* s : storages) {
         s->makeFresh(r.gpu, sub.queue, gpuWait);
         s->backendMem(r.cpu);
         if (!s->freshOn(r.cpu)) staleOnCpu.push_back(s);
         if (cl_event e = s->readyOn(r.cpu)) r.cpuReady.push_back(backend::retainEvent(e));
     }
-    auto isStale = [&](Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
+    auto isStale = [&](const Storage* s) { return std::find(staleOnCpu.begin(), staleOnCpu.end(), s) != staleOnCpu.end(); };
 
     // The history times the split from when the GPU queue gets to it.
     if (splitMode() == SplitMode::Auto && cpuShare() < 0)
@@ -648,12 +656,12 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                                    w.storage->bytes(), gpuWait, &filled));
         gpuWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
-        r.migrations.push_back({w.storage, w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
+        r.migrations.push_back({&copiesOf(*w.storage), w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
     }
     // Snapshots: orig (pre-launch contents, for the merge); recv (what the CPU sends) becomes a copy
     // of it at the CPU's first send, so a CPU side that sends nothing costs no second copy.
     for (const auto& w : written) {
-        SplitRun::Target t{w.storage,
+        SplitRun::Target t{&copiesOf(*w.storage),
                            w.elementSize,
                            w.storage->bytes(),
                            w.storage->backendMem(r.gpu),
@@ -665,11 +673,11 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         check(backend::enqueueCopy(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes, gpuWait, &copied));
         r.snapshots.push_back(copied);
         if (isStale(w.storage) && w.storage->version() != 0)
-            r.migrations.push_back({w.storage, t.onCpu, t.bytes, t.orig, false});
+            r.migrations.push_back({t.storage, t.onCpu, t.bytes, t.orig, false});
         r.targets.push_back(std::move(t));
     }
     // Objects only read whose CPU copy is stale: a snapshot of the GPU's copy to bring it from.
-    for (Storage* s : staleOnCpu) {
+    for (DiscreteStorage* s : staleOnCpu) {
         bool isTarget = std::any_of(written.begin(), written.end(), [&](const Written& w) { return w.storage == s; });
         if (isTarget) continue;
         cl_mem from = res.pool.take(gpuContext, s->bytes());
@@ -728,7 +736,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     for (const auto& w : written) w.storage->wroteOn(r.gpu, r.userGpu);
     // Every CPU copy is current once userCpu completes (objects only read: after the migration;
     // written ones: after the stream-back), and nothing may overwrite them before.
-    for (Storage* s : storages) s->freshLater(r.cpu, r.userCpu);
+    for (DiscreteStorage* s : storages) s->freshLater(r.cpu, r.userCpu);
     locks.clear();
 
     backend::retainEvent(r.userGpu);  // one for the command's event, one for the thread

@@ -352,7 +352,7 @@ private:
 SplitDecision unifiedSplitDecision(SplitDecision decision, const Kernel& kernel, const std::vector<KernelArg>& args) {
     if (!decision.split) return decision;
     for (const auto& a : args)
-        if (a.mem && !a.mem->storage().unified()) {
+        if (a.mem && !a.mem->storage().singleCopy()) {
             decision.split = false;
             decision.why = "a memory argument keeps a copy per device (an image, or a misaligned CL_MEM_USE_HOST_PTR)";
             return decision;

@@ -150,7 +150,7 @@ TEST_CASE("write 1 MiB, launch, read back, map: the counters move by what was do
     // Application transfers go straight to the slot; only migrations of Hetero's copies count.
     const char* runOn = std::getenv("HETERO_RUN_ON");
     if (runOn && std::string(runOn) == "1") {
-        // Slot 1 is a CPU slot: its copy is the host copy (platform/memory/storage.hpp). The write
+        // Slot 1 is a CPU slot: its copy is the host copy (platform/memory/discrete_storage.hpp). The write
         // (the application's, not counted) goes through it to slot 0, so the launch on slot 1 and
         // the map need nothing more.
         INFO("two slots: written through the host copy (slot 1's copy) to slot 0, launched on slot 1");

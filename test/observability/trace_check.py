@@ -148,7 +148,7 @@ def check_trace(path, slots, stderr, split=False):
     check(len(queues) >= 5, "the five queues have lanes (%s)" % sorted(queues))
     migrations = [e for e in spans if lane(e) == "migrations"]
     # Two slots: the map finds the host copy current, as it is the CPU slot's copy (platform/memory/
-    # storage.hpp), where the application's write landed and the launches ran (or, split, into which
+    # discrete_storage.hpp), where the application's write landed and the launches ran (or, split, into which
     # the split streamed its results back): nothing to download. One slot: the map downloads.
     if slots == 1:
         check(any(e["name"] == "download" and e["args"].get("bytes") == MIB for e in migrations),

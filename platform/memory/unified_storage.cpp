@@ -1,13 +1,7 @@
-// Storage in unified memory (issue 5): one host allocation, aligned for every backend, on which each
-// slot's backend buffer is created with CL_MEM_USE_HOST_PTR. There is one copy, so nothing ever
-// moves; version numbers stay equal everywhere. What remains is order: a write on slot A may be
-// used on slot B only once A's command has completed, so each write leaves, for every other slot, a
-// user event of that slot's context completed from the writer's completion callback (backend wait
-// lists cannot mix contexts); for a write without a backend event of its own (a deferred one,
-// platform/engine/deferred_event.hpp) that bridge is made only when slot B needs it. Host access
-// waits for the last write itself.
-#include "platform/memory/storage.hpp"
+// Storage in unified memory: one allocation, only the order of writes kept (unified_storage.hpp).
+#include "platform/memory/unified_storage.hpp"
 
+#include "devices/backend_call.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 #include "platform/objects/platform.hpp"
@@ -49,28 +43,9 @@ bool eventComplete(cl_event e) {
     return st <= CL_COMPLETE;
 }
 
-void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
-    backend::InBackendCallback inside;  // completing the bridge may run completions (view_lock.hpp)
-    cl_event bridge = static_cast<cl_event>(user);
-    BACKEND(bridge, clSetUserEventStatus)(bridge, status < 0 ? status : CL_COMPLETE);
-    BACKEND(bridge, clReleaseEvent)(bridge);
-}
-
 }  // namespace
 
-cl_event completesWith(cl_context target, cl_event source) {
-    cl_int err = CL_SUCCESS;
-    cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
-    if (!user) fail(CL_OUT_OF_RESOURCES);
-    BACKEND(user, clRetainEvent)(user);  // the callback's reference
-    if (BACKEND(source, clSetEventCallback)(source, CL_COMPLETE, completeBridge, user) != CL_SUCCESS) {
-        cl_int st = BACKEND(source, clWaitForEvents)(1, &source);  // cannot be told: wait here (rare)
-        completeBridge(source, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, user);
-    }
-    return user;
-}
-
-bool Storage::unifiedInit(Context* context, void* useHostPtr, const ImageLayout* image) {
+bool UnifiedStorage::canHold(Context* context, void* useHostPtr, const ImageLayout* image) {
     if (context->memoryModel() != MemoryModel::Unified) return false;
     // Images keep copies: backends lay image memory out their own way.
     if (image) return false;
@@ -81,24 +56,31 @@ bool Storage::unifiedInit(Context* context, void* useHostPtr, const ImageLayout*
                    useHostPtr, backendAlignment());
         return false;
     }
-    unifiedMemory_ = new UnifiedMemory;
-    unifiedMemory_->ptr = useHostPtr;
     return true;
 }
 
-unsigned char* Storage::unifiedHost() {
-    if (!host_) {
-        // At least page-aligned, so that sub-buffer origins keep the alignment backends expect.
-        void* p = nullptr;
-        if (posix_memalign(&p, std::max<size_t>(4096, backendAlignment()), bytes_) != 0) fail(CL_OUT_OF_HOST_MEMORY);
-        host_ = static_cast<unsigned char*>(p);
-        unifiedMemory_->ptr = p;
-        unifiedMemory_->owned = true;
-    }
+UnifiedStorage::UnifiedStorage(Context* context, size_t bytes, void* useHostPtr)
+    : Storage(context, bytes, useHostPtr, nullptr), memory_(new UnifiedMemory) {
+    memory_->ptr = useHostPtr;
+}
+
+UnifiedStorage::~UnifiedStorage() {
+    releaseCopies();  // each backend buffer drops its hold on the memory when gone
+    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
+    memory_->drop();
+}
+
+unsigned char* UnifiedStorage::allocateHost() {
+    // At least page-aligned, so that sub-buffer origins keep the alignment backends expect.
+    void* p = nullptr;
+    if (posix_memalign(&p, std::max<size_t>(4096, backendAlignment()), bytes_) != 0) fail(CL_OUT_OF_HOST_MEMORY);
+    host_ = static_cast<unsigned char*>(p);
+    memory_->ptr = p;
+    memory_->owned = true;
     return host_;
 }
 
-cl_mem Storage::unifiedBackendMem(unsigned slot) {
+cl_mem UnifiedStorage::createBackendMem(unsigned slot) {
     Copy& c = copies_[slot];
     cl_context ctx = context_->backend(slot);
     cl_int err = CL_SUCCESS;
@@ -107,14 +89,14 @@ cl_mem Storage::unifiedBackendMem(unsigned slot) {
         HETERO_LOG(Warn, "a %zu-byte buffer on host memory failed on slot %u: %s", bytes_, slot, errorName(err));
         fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
-    ++unifiedMemory_->holders;
+    ++memory_->holders;
     // Without the backend's word the memory is never freed: a leak rather than a use after free.
-    if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, backendBufferGone, unifiedMemory_) != CL_SUCCESS)
+    if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, backendBufferGone, memory_) != CL_SUCCESS)
         HETERO_LOG(Warn, "slot %u cannot report when a buffer is gone; its host memory is kept", slot);
     return c.mem;
 }
 
-void Storage::unifiedWaitForWrites() {
+void UnifiedStorage::waitForWrites() {
     if (!lastWrite_ && lastWriteLater_) {
         // A write without an event of its own: its marker now (null: its queue was finished).
         if (cl_event marker = lastWriteLater_->get()) {
@@ -126,9 +108,9 @@ void Storage::unifiedWaitForWrites() {
     if (lastWrite_) BACKEND(lastWrite_, clWaitForEvents)(1, &lastWrite_);
 }
 
-void Storage::unifiedWroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
+void UnifiedStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
     // No event yet: every copy waits for the deferred one, the writer's slot in its own queue and
-    // the others through a bridge made when they need it (unifiedSettle). A launch-heavy program
+    // the others through a bridge made when they need it (settle). A launch-heavy program
     // on one device pays for neither an event per launch nor a bridge per write.
     ++version_;
     hostVersion_ = version_;
@@ -145,7 +127,7 @@ void Storage::unifiedWroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>
     }
 }
 
-cl_event Storage::unifiedSettle(unsigned slot, cl_event marker) {
+cl_event UnifiedStorage::bridge(unsigned slot, cl_event marker) {
     if (!marker) return nullptr;
     if (slot == lastWriteSlot_) {
         BACKEND(marker, clRetainEvent)(marker);
@@ -154,7 +136,7 @@ cl_event Storage::unifiedSettle(unsigned slot, cl_event marker) {
     return eventComplete(marker) ? nullptr : completesWith(context_->backend(slot), marker);
 }
 
-void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
+void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue) {
     ++version_;
     hostVersion_ = version_;
     for (auto& c : copies_) c.version = version_;
@@ -180,26 +162,44 @@ void Storage::unifiedWroteOn(unsigned slot, cl_event ready) {
     }
 }
 
-void Storage::unifiedWroteOnHost() {
-    // The host wrote after waiting for the last write (unifiedWaitForWrites): nothing is pending.
+void UnifiedStorage::wroteOnHost() {
+    // The host wrote after waiting for the last write (makeHostFresh): nothing is pending.
     ++version_;
     hostVersion_ = version_;
     for (auto& c : copies_) c.version = version_;
 }
 
-void Storage::unifiedRelease() {
-    for (auto& c : copies_) {
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        if (c.mem) backend::releaseRoot(c.mem);  // each backend buffer drops its hold when gone; after its views
-    }
-    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
-    unifiedMemory_->drop();
+void UnifiedStorage::whenMemoryFree(std::function<void()> fn) {
+    std::lock_guard lock(memory_->mutex);
+    memory_->whenFree.push_back(std::move(fn));
 }
 
-void Storage::whenMemoryFree(std::function<void()> fn) {
-    if (!unified_) return fn();
-    std::lock_guard lock(unifiedMemory_->mutex);
-    unifiedMemory_->whenFree.push_back(std::move(fn));
+void UnifiedStorage::settle(unsigned slot) {
+    Copy& c = copies_[slot];
+    if (!c.later) return;
+    cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
+    cl_command_queue queue = c.later->queue();
+    marker = bridge(slot, marker);  // another slot's context needs a bridge
+    if (slot != lastWriteSlot_) queue = nullptr;
+    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+    c.ready = marker;
+    c.readyQueue = marker ? queue : nullptr;
+    c.later.reset();
 }
+
+cl_event UnifiedStorage::readyFor(unsigned slot, cl_command_queue target) {
+    Copy& c = copies_[slot];
+    if (target && c.later && c.later->queue() == target && slot == lastWriteSlot_) return nullptr;
+    if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
+    return readyOn(slot);
+}
+
+// Every slot's copy is the one allocation, always current: only the last write's event to wait for.
+void UnifiedStorage::makeFresh(unsigned slot, Queue&, std::vector<cl_event>& waitList, cl_command_queue target) {
+    backendMem(slot);
+    if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
+}
+
+void UnifiedStorage::makeHostFresh(Queue&) { waitForWrites(); }
 
 }  // namespace hetero

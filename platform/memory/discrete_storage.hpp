@@ -1,0 +1,79 @@
+// Storage in discrete memory: a copy per slot, created on first use, and one on the host, each
+// holding a version; moving work to a slot moves only what is stale there (through the host).
+// A buffer's host copy is also the CPU slot's copy (its backend buffer is created on the host
+// copy's memory with CL_MEM_USE_HOST_PTR), and that memory is pinned where it can be
+// (platform/memory/host_memory.hpp): the two versions move together, and the CPU slot never needs
+// a transfer of its own.
+#pragma once
+
+#include "platform/memory/storage.hpp"
+#include "platform/observe/counters.hpp"
+
+namespace hetero {
+
+class HostMemory;
+
+class DiscreteStorage final : public Storage {
+public:
+    DiscreteStorage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image);
+    ~DiscreteStorage() override;
+
+    bool singleCopy() const override { return false; }
+    DiscreteStorage* discrete() override { return this; }
+
+    // --- all of these need `mutex` held ---
+    cl_event readyFor(unsigned slot, cl_command_queue target) override;
+    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target = nullptr) override;
+    void makeHostFresh(Queue& queue) override;
+    void wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue = nullptr) override;
+    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) override;
+    void wroteOnHost() override;
+    // The slot whose copy is the host copy (-1: none; images, application memory, no CPU slot).
+    int hostAliasSlot() const { return aliasSlot_; }
+    // An application's write of every byte goes through the host copy when that is the CPU slot's
+    // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
+    // write runs on (from pinned memory where it is), so that it is current on both at once.
+    bool writesThroughHostCopy() const { return aliasSlot_ >= 0; }
+    // Before the host overwrites every byte of the host copy: whatever still uses it is done.
+    void prepareHostOverwrite();
+    // A transfer reads the host copy until `sent` (an event of any slot) completes: the memory is
+    // held until then, and neither the host nor the CPU slot may overwrite it before.
+    void hostCopyReadUntil(cl_event sent);
+    // The write that made `version` current copied it from the host copy: that copy (and the CPU
+    // slot's) holds it too, unless something was written since.
+    void hostCopyHolds(uint64_t version);
+    // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
+    // a split launch brings them there in the background.
+    void freshLater(unsigned slot, cl_event ready);
+    // The launch that promised `slot`'s copy (freshLater with `ready`) need not bring it after all:
+    // the copy is stale again (whoever needs it brings it, after `ready`), so a split whose CPU
+    // computed nothing streams nothing back. Only while nobody relied on the promise (asked for the
+    // copy's ready event since): false, and the promise stands, otherwise, and when the storage is
+    // locked (never waits for the lock: its holder may be waiting for the caller's launch).
+    bool withdrawFreshLater(unsigned slot, cl_event ready);
+
+private:
+    cl_mem createBackendMem(unsigned slot) override;
+    unsigned char* allocateHost() override;
+    void settle(unsigned slot) override;
+    bool hostPinned() const;
+    // Whoever overwrites `slot`'s copy must first wait for `event` (a split launch still reads it).
+    void setReady(unsigned slot, cl_event event);
+    size_t transferRowPitch() const;
+    size_t transferSlicePitch() const;
+    void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
+    void download(unsigned slot, Queue& queue);  // slot -> host, blocking
+    // The host copy is the alias slot's: waits for the command that last wrote it there (or still
+    // reads it there, setReady), so the host may read or overwrite it.
+    void waitForAliasUsers();
+    void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
+    static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
+    void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
+
+    HostMemory* hostMemory_ = nullptr;  // host_'s allocation when it is ours
+    int aliasSlot_ = -1;
+    // Per slot: freshLater's promise, and nobody has asked for the copy's `ready` since (withdrawFreshLater).
+    std::vector<bool> promised_;
+};
+
+}  // namespace hetero

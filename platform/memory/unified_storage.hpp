@@ -1,0 +1,50 @@
+// Storage in unified memory: one host allocation, aligned for every backend, on which each slot's
+// backend buffer is created with CL_MEM_USE_HOST_PTR. There is one copy, so nothing ever moves;
+// version numbers stay equal everywhere. What remains is order: a write on slot A may be used on
+// slot B only once A's command has completed, so each write leaves, for every other slot, a user
+// event of that slot's context completed from the writer's completion callback (backend wait lists
+// cannot mix contexts); for a write without a backend event of its own (a deferred one,
+// platform/engine/deferred_event.hpp) that bridge is made only when slot B needs it. Host access
+// waits for the last write itself.
+#pragma once
+
+#include "platform/memory/storage.hpp"
+
+namespace hetero {
+
+class UnifiedStorage final : public Storage {
+public:
+    // Whether a new object of `context` lives here: a buffer in a unified context, on memory the
+    // backends can use directly (images, and application memory without the backends' alignment,
+    // keep a copy per slot).
+    static bool canHold(Context* context, void* useHostPtr, const ImageLayout* image);
+    UnifiedStorage(Context* context, size_t bytes, void* useHostPtr);
+    ~UnifiedStorage() override;
+
+    bool singleCopy() const override { return true; }
+    // After the last backend buffer on the memory is gone, which may be later than this object.
+    void whenMemoryFree(std::function<void()> fn) override;
+
+    // --- all of these need `mutex` held ---
+    cl_event readyFor(unsigned slot, cl_command_queue target) override;
+    void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target = nullptr) override;
+    void makeHostFresh(Queue& queue) override;  // waits for the last write
+    void wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue = nullptr) override;
+    // The other slots' bridges are made when they need them.
+    void wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) override;
+    void wroteOnHost() override;
+
+private:
+    cl_mem createBackendMem(unsigned slot) override;
+    unsigned char* allocateHost() override;
+    void settle(unsigned slot) override;
+    void waitForWrites();
+    cl_event bridge(unsigned slot, cl_event marker);  // the marker as an event of `slot`'s context
+
+    struct UnifiedMemory* memory_ = nullptr;         // the allocation and who still uses it
+    cl_event lastWrite_ = nullptr;                   // the backend event of the last write; owned
+    std::shared_ptr<DeferredEvent> lastWriteLater_;  // ... or its deferred event (every copy's `later`)
+    unsigned lastWriteSlot_ = 0;                     // where the last write ran
+};
+
+}  // namespace hetero
