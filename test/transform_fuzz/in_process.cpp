@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <exception>
@@ -17,6 +18,17 @@
 namespace fuzz {
 
 namespace {
+
+// Whether `source` defines or names the identifier `name` + `suffix` (not one that merely ends so:
+// the variants of "unlimited" are no variants of "limited").
+bool namesIdentifier(const std::string& source, const std::string& name, const char* suffix) {
+    const std::string id = name + suffix;
+    for (size_t at = source.find(id); at != std::string::npos; at = source.find(id, at + 1)) {
+        const char before = at ? source[at - 1] : ' ';
+        if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_') return true;
+    }
+    return false;
+}
 
 // What the child reports through its pipe: "parsed kernels split" then, on a broken promise, a line.
 std::string checkPromises(const Program& p, CaseResult& r) {
@@ -33,8 +45,8 @@ std::string checkPromises(const Program& p, CaseResult& r) {
     if (!anySplittable) return "";
     const Variants v = makeVariants(p.sources, p.options, a);
     for (const auto& k : a.kernels) {
-        const bool chunk = v.source.find(k.name + "__hetero_chunk") != std::string::npos;
-        const bool abort = v.source.find(k.name + "__hetero_abort") != std::string::npos;
+        const bool chunk = namesIdentifier(v.source, k.name, "__hetero_chunk");
+        const bool abort = namesIdentifier(v.source, k.name, "__hetero_abort");
         if (chunk != abort) return "kernel " + k.name.substr(0, 80) + " has only one of its two variants";
         if (chunk && !k.splittable) return "kernel " + k.name.substr(0, 80) + " has variants but is refused";
         if (chunk) ++r.split;
