@@ -1,7 +1,7 @@
 // Storage in discrete memory: copies kept coherent with versions (discrete_storage.hpp).
 #include "platform/memory/discrete_storage.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/memory/host_memory.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/error.hpp"
@@ -93,10 +93,9 @@ void DiscreteStorage::waitForAliasUsers() {
     Copy& c = copies_[aliasSlot_];
     cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
     if (!e) return;
-    BACKEND(e, clWaitForEvents)(1, &e);
+    backend::waitFor(e);
     cl_int st = backend::status(e);
-    BACKEND(e, clReleaseEvent)(e);
-    c.ready = nullptr;
+    c.ready.reset();
     // A write that failed (a split launch's stream-back that could not finish) left the copy stale.
     if (st < 0 && c.version == version_) setHostVersion(kNoVersion);
 }
@@ -119,9 +118,7 @@ void DiscreteStorage::settle(unsigned slot) {
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
-    if (marker) BACKEND(marker, clRetainEvent)(marker);
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = marker;
+    c.ready = backend::Event::retained(marker);
     c.readyQueue = marker ? queue : nullptr;
     c.later.reset();
 }
@@ -142,13 +139,12 @@ void DiscreteStorage::upload(unsigned slot, Queue& queue) {
     cl_mem m = backendMem(slot);
     // Whatever still uses the old contents of this copy finishes first.
     cl_event ready = readyOn(slot);
-    cl_uint waits = ready ? 1 : 0;
+    const backend::WaitList wait(&ready, ready ? 1 : 0);
     cl_int err = backend::enqueueAndWait([&](cl_event* done) {
-        if (!isImage_)
-            return BACKEND(q, clEnqueueWriteBuffer)(q, m, CL_FALSE, 0, bytes_, host(), waits, waits ? &ready : nullptr, done);
+        if (!isImage_) return backend::enqueueWrite(q, m, 0, bytes_, host(), wait, done);
         size_t origin[3] = {0, 0, 0};
-        return BACKEND(q, clEnqueueWriteImage)(q, m, CL_FALSE, origin, image_.region, transferRowPitch(), transferSlicePitch(),
-                                               host(), waits, waits ? &ready : nullptr, done);
+        return backend::enqueueWriteImage(q, m, origin, image_.region, transferRowPitch(), transferSlicePitch(), host(),
+                                          wait, done);
     });
     if (err != CL_SUCCESS) {
         HETERO_LOG(Warn, "copying to slot %u failed: %s", slot, errorName(err));
@@ -163,15 +159,13 @@ void DiscreteStorage::download(unsigned slot, Queue& queue) {
     const auto t0 = std::chrono::steady_clock::now();
     cl_command_queue q = queue.backendQueue(slot);
     Copy& c = copies_[slot];
-    settle(slot);
-    cl_uint waits = c.ready ? 1 : 0;
+    cl_event ready = readyOn(slot);
+    const backend::WaitList wait(&ready, ready ? 1 : 0);
     cl_int err = backend::enqueueAndWait([&](cl_event* done) {
-        if (!isImage_)
-            return BACKEND(q, clEnqueueReadBuffer)(q, c.mem, CL_FALSE, 0, bytes_, host(), waits, waits ? &c.ready : nullptr,
-                                                   done);
+        if (!isImage_) return backend::enqueueRead(q, c.mem, 0, bytes_, host(), wait, done);
         size_t origin[3] = {0, 0, 0};
-        return BACKEND(q, clEnqueueReadImage)(q, c.mem, CL_FALSE, origin, image_.region, transferRowPitch(),
-                                              transferSlicePitch(), host(), waits, waits ? &c.ready : nullptr, done);
+        return backend::enqueueReadImage(q, c.mem, origin, image_.region, transferRowPitch(), transferSlicePitch(), host(),
+                                         wait, done);
     });
     if (err != CL_SUCCESS) {
         HETERO_LOG(Warn, "copying from slot %u failed: %s", slot, errorName(err));
@@ -212,12 +206,12 @@ void DiscreteStorage::hostCopyReadUntil(cl_event sent) {
     HostMemory* memory = hostMemory_;
     memory->hold();
     if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
-        BACKEND(sent, clWaitForEvents)(1, &sent);
+        backend::waitFor(sent);
         memory->drop();
     }
     Copy& cpu = copies_[aliasSlot_];
     if (cpu.ready || cpu.later) waitForAliasUsers();
-    cpu.ready = completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent);
+    cpu.ready = backend::Event(completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent));
 }
 
 void DiscreteStorage::hostCopyHolds(uint64_t version) {
@@ -230,8 +224,7 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
         if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        c.ready = nullptr;
+        c.ready.reset();
         c.readyQueue = nullptr;
         c.version = version_;
     }
@@ -242,9 +235,7 @@ void DiscreteStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue re
     ++version_;
     Copy& c = copies_[slot];
     promised_[slot] = false;
-    if (ready) BACKEND(ready, clRetainEvent)(ready);
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = ready;
+    c.ready = backend::Event::retained(ready);
     c.readyQueue = ready ? readyQueue : nullptr;
     c.later.reset();
     c.version = version_;
@@ -255,8 +246,7 @@ void DiscreteStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent
     ++version_;
     Copy& c = copies_[slot];
     promised_[slot] = false;
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = nullptr;
+    c.ready.reset();
     c.readyQueue = nullptr;
     c.later = ready;
     c.version = version_;
@@ -267,9 +257,7 @@ void DiscreteStorage::setReady(unsigned slot, cl_event event) {
     Copy& c = copies_[slot];
     promised_[slot] = false;
     c.later.reset();
-    BACKEND(event, clRetainEvent)(event);
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = event;
+    c.ready = backend::Event::retained(event);
     c.readyQueue = nullptr;
 }
 
@@ -284,7 +272,7 @@ bool DiscreteStorage::withdrawFreshLater(unsigned slot, cl_event ready) {
     std::unique_lock lock(mutex, std::try_to_lock);
     if (!lock) return false;
     Copy& c = copies_[slot];
-    if (!promised_[slot] || c.ready != ready) return false;
+    if (!promised_[slot] || c.ready.get() != ready) return false;
     // `ready` stays: nothing may bring the copy up to date before the launch is done with it.
     promised_[slot] = false;
     c.version = kNoVersion;

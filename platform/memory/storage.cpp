@@ -1,7 +1,7 @@
 // What both storage implementations share, and the choice between them (storage.hpp).
 #include "platform/memory/storage.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/memory/discrete_storage.hpp"
 #include "platform/memory/unified_storage.hpp"
 #include "platform/support/error.hpp"
@@ -12,19 +12,19 @@ namespace {
 void CL_CALLBACK completeBridge(cl_event, cl_int status, void* user) {
     backend::InBackendCallback inside;  // completing the bridge may run completions (view_lock.hpp)
     cl_event bridge = static_cast<cl_event>(user);
-    BACKEND(bridge, clSetUserEventStatus)(bridge, status < 0 ? status : CL_COMPLETE);
-    BACKEND(bridge, clReleaseEvent)(bridge);
+    backend::complete(bridge, status < 0 ? status : CL_COMPLETE);
+    backend::releaseEvent(bridge);
 }
 
 }  // namespace
 
 cl_event completesWith(cl_context target, cl_event source) {
-    cl_int err = CL_SUCCESS;
-    cl_event user = BACKEND(target, clCreateUserEvent)(target, &err);
-    if (!user) fail(CL_OUT_OF_RESOURCES);
-    BACKEND(user, clRetainEvent)(user);  // the callback's reference
-    if (BACKEND(source, clSetEventCallback)(source, CL_COMPLETE, completeBridge, user) != CL_SUCCESS) {
-        cl_int st = BACKEND(source, clWaitForEvents)(1, &source);  // cannot be told: wait here (rare)
+    backend::Event made = backend::userEvent(target);
+    if (!made) fail(CL_OUT_OF_RESOURCES);
+    cl_event user = made.release();
+    backend::retainEvent(user);  // the callback's reference, released there
+    if (backend::onComplete(source, completeBridge, user) != CL_SUCCESS) {
+        cl_int st = backend::waitFor(source);  // cannot be told: wait here (rare)
         completeBridge(source, st == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, user);
     }
     return user;
@@ -46,7 +46,7 @@ void Storage::releaseCopies() {
     for (auto& c : copies_)
         for (cl_mem v : c.views.takeAll()) backend::releaseView(v);
     for (auto& c : copies_) {
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
+        c.ready.reset();
         if (c.mem) backend::releaseRoot(c.mem);  // after its views (devices/view_lock.hpp)
     }
 }

@@ -9,6 +9,7 @@
 // here; each implementation fills in how copies are made, kept and made ready.
 #pragma once
 
+#include "devices/backend_call.hpp"
 #include "platform/memory/backend_views.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/engine/deferred_event.hpp"
@@ -82,7 +83,7 @@ public:
     // in-order queue that orders the work after it anyway.
     cl_event readyOn(unsigned slot) {
         settle(slot);
-        return copies_[slot].ready;
+        return copies_[slot].ready.get();
     }
     virtual cl_event readyFor(unsigned slot, cl_command_queue target) = 0;
     // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
@@ -119,7 +120,7 @@ protected:
     struct Copy {
         cl_mem mem = nullptr;
         uint64_t version = 0;
-        cl_event ready = nullptr;  // backend event after which `mem` holds `version`; owned
+        backend::Event ready;      // backend event after which `mem` holds `version`
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
         BackendViews views;                    // views of `mem`

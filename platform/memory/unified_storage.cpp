@@ -1,7 +1,7 @@
 // Storage in unified memory: one allocation, only the order of writes kept (unified_storage.hpp).
 #include "platform/memory/unified_storage.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_commands.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 #include "platform/objects/platform.hpp"
@@ -37,12 +37,6 @@ void CL_CALLBACK backendBufferGone(cl_mem, void* memory) { static_cast<UnifiedMe
 // What the backends require of a buffer's host pointer (CL_DEVICE_MEM_BASE_ADDR_ALIGN, the largest).
 size_t backendAlignment() { return Device::instance()->limits().baseAddressAlignment; }
 
-bool eventComplete(cl_event e) {
-    cl_int st = CL_QUEUED;
-    BACKEND(e, clGetEventInfo)(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr);
-    return st <= CL_COMPLETE;
-}
-
 }  // namespace
 
 bool UnifiedStorage::canHold(Context* context, void* useHostPtr, const ImageLayout* image) {
@@ -66,7 +60,7 @@ UnifiedStorage::UnifiedStorage(Context* context, size_t bytes, void* useHostPtr)
 
 UnifiedStorage::~UnifiedStorage() {
     releaseCopies();  // each backend buffer drops its hold on the memory when gone
-    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
+    lastWrite_.reset();
     memory_->drop();
 }
 
@@ -99,13 +93,10 @@ cl_mem UnifiedStorage::createBackendMem(unsigned slot) {
 void UnifiedStorage::waitForWrites() {
     if (!lastWrite_ && lastWriteLater_) {
         // A write without an event of its own: its marker now (null: its queue was finished).
-        if (cl_event marker = lastWriteLater_->get()) {
-            BACKEND(marker, clRetainEvent)(marker);
-            lastWrite_ = marker;
-        }
+        lastWrite_ = backend::Event::retained(lastWriteLater_->get());
         lastWriteLater_.reset();
     }
-    if (lastWrite_) BACKEND(lastWrite_, clWaitForEvents)(1, &lastWrite_);
+    if (lastWrite_) backend::waitFor(lastWrite_.get());
 }
 
 void UnifiedStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>& ready) {
@@ -114,49 +105,37 @@ void UnifiedStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>
     // on one device pays for neither an event per launch nor a bridge per write.
     ++version_;
     hostVersion_ = version_;
-    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
-    lastWrite_ = nullptr;
+    lastWrite_.reset();
     lastWriteLater_ = ready;
     lastWriteSlot_ = slot;
     for (auto& c : copies_) {
         c.version = version_;
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        c.ready = nullptr;
+        c.ready.reset();
         c.readyQueue = nullptr;
         c.later = ready;
     }
 }
 
-cl_event UnifiedStorage::bridge(unsigned slot, cl_event marker) {
-    if (!marker) return nullptr;
-    if (slot == lastWriteSlot_) {
-        BACKEND(marker, clRetainEvent)(marker);
-        return marker;
-    }
-    return eventComplete(marker) ? nullptr : completesWith(context_->backend(slot), marker);
+backend::Event UnifiedStorage::bridge(unsigned slot, cl_event marker) {
+    if (!marker) return {};
+    if (slot == lastWriteSlot_) return backend::Event::retained(marker);
+    return backend::done(marker) ? backend::Event() : backend::Event(completesWith(context_->backend(slot), marker));
 }
 
 void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue) {
     ++version_;
     hostVersion_ = version_;
     for (auto& c : copies_) c.version = version_;
-    if (ready) BACKEND(ready, clRetainEvent)(ready);
-    if (lastWrite_) BACKEND(lastWrite_, clReleaseEvent)(lastWrite_);
-    lastWrite_ = ready;
+    lastWrite_ = backend::Event::retained(ready);
     lastWriteLater_.reset();
     lastWriteSlot_ = slot;
-    bool pending = ready && !eventComplete(ready);
+    bool pending = ready && !backend::done(ready);
     for (unsigned s = 0; s < copies_.size(); ++s) {
         Copy& c = copies_[s];
-        cl_event after = nullptr;
-        if (pending && s == slot) {
-            after = ready;
-            BACKEND(after, clRetainEvent)(after);
-        } else if (pending) {
-            after = completesWith(context_->backend(s), ready);
-        }
-        if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-        c.ready = after;
+        backend::Event after;
+        if (pending && s == slot) after = backend::Event::retained(ready);
+        else if (pending) after = backend::Event(completesWith(context_->backend(s), ready));
+        c.ready = std::move(after);
         c.readyQueue = nullptr;
         c.later.reset();
     }
@@ -179,11 +158,9 @@ void UnifiedStorage::settle(unsigned slot) {
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
-    marker = bridge(slot, marker);  // another slot's context needs a bridge
+    c.ready = bridge(slot, marker);  // another slot's context needs a bridge
     if (slot != lastWriteSlot_) queue = nullptr;
-    if (c.ready) BACKEND(c.ready, clReleaseEvent)(c.ready);
-    c.ready = marker;
-    c.readyQueue = marker ? queue : nullptr;
+    c.readyQueue = c.ready ? queue : nullptr;
     c.later.reset();
 }
 

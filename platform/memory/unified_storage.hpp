@@ -39,10 +39,10 @@ private:
     unsigned char* allocateHost() override;
     void settle(unsigned slot) override;
     void waitForWrites();
-    cl_event bridge(unsigned slot, cl_event marker);  // the marker as an event of `slot`'s context
+    backend::Event bridge(unsigned slot, cl_event marker);  // the marker as an event of `slot`'s context
 
     struct UnifiedMemory* memory_ = nullptr;         // the allocation and who still uses it
-    cl_event lastWrite_ = nullptr;                   // the backend event of the last write; owned
+    backend::Event lastWrite_;                       // the backend event of the last write
     std::shared_ptr<DeferredEvent> lastWriteLater_;  // ... or its deferred event (every copy's `later`)
     unsigned lastWriteSlot_ = 0;                     // where the last write ran
 };
