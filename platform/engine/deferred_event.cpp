@@ -1,15 +1,14 @@
 #include "platform/engine/deferred_event.hpp"
 
 #include "platform/support/log.hpp"
-#include "devices/backend_call.hpp"
+#include "devices/backend_objects.hpp"
 
 namespace hetero {
 
-DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue) { BACKEND(queue_, clRetainCommandQueue)(queue_); }
+DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue), holdQueue_(backend::Queue::retained(queue)) {}
 
 DeferredEvent::~DeferredEvent() {
     if (marker_) BACKEND(marker_, clReleaseEvent)(marker_);
-    BACKEND(queue_, clReleaseCommandQueue)(queue_);
 }
 
 bool DeferredEvent::stillOpen() {

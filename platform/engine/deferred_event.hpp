@@ -7,7 +7,7 @@
 // status, which is never earlier than their own.
 #pragma once
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <mutex>
 
@@ -41,6 +41,7 @@ public:
 
 private:
     cl_command_queue queue_;
+    backend::Queue holdQueue_;  // queue_'s reference, given up after the marker's
     std::mutex mutex_;
     cl_event marker_ = nullptr;
     bool made_ = false;
