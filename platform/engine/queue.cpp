@@ -411,6 +411,7 @@ void Queue::flush() {
     std::vector<cl_command_queue> queues;
     {
         std::lock_guard lock(backendMutex_);
+        queues.reserve(backend_.size());
         for (const backend::Queue& q : backend_) queues.push_back(q.get());
     }
     for (cl_command_queue q : queues)

@@ -113,7 +113,9 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
     return guard.detach();
 }
 
-Program::~Program() = default;
+Program::~Program() {
+    backend_.clear();  // before the split variants' programs (variants_): the order the backends were tested with
+}
 
 std::shared_ptr<ProgramVariants> Program::variants() const {
     std::lock_guard lock(mutex_);
