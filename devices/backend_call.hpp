@@ -106,6 +106,8 @@ using Buffer = Owned<cl_mem>;
 using Queue = Owned<cl_command_queue>;
 using Kernel = Owned<cl_kernel>;
 using Program = Owned<cl_program>;
+using Context = Owned<cl_context>;
+using Sampler = Owned<cl_sampler>;
 
 }  // namespace backend
 }  // namespace hetero

@@ -1,5 +1,7 @@
 #include "devices/selection.hpp"
 
+#include "devices/backend_objects.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -16,20 +18,9 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
-cl_device_type typeOf(cl_device_id d) {
-    cl_device_type t = 0;
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_TYPE, sizeof t, &t, nullptr);
-    return t;
-}
+cl_device_type typeOf(cl_device_id d) { return backend::deviceInfo<cl_device_type>(d, CL_DEVICE_TYPE); }
 
-std::string deviceName(cl_device_id d) {
-    size_t n = 0;
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_NAME, 0, nullptr, &n);
-    std::string s(n, '\0');
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_NAME, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
+std::string deviceName(cl_device_id d) { return backend::deviceInfoString(d, CL_DEVICE_NAME); }
 
 Slot makeSlot(const BackendPlatform& p, cl_device_id d) {
     Slot s;

@@ -1,6 +1,7 @@
 #include "merge/merge.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 
 namespace hetero::merge {
 
@@ -32,7 +33,7 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
                       size_t elementSize, const std::vector<cl_event>& waitList) {
     cl_ulong n = bytes / elementSize;
     auto set = [&](cl_uint i, size_t size, const void* v) {
-        cl_int err = BACKEND(kernel, clSetKernelArg)(kernel, i, size, v);
+        cl_int err = backend::setArg(kernel, i, size, v);
         if (err != CL_SUCCESS) fail(err);
     };
     set(0, sizeof gpu, &gpu);
@@ -46,39 +47,22 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     return e;
 }
 
-KernelSet::~KernelSet() {
-    for (cl_kernel k : kernels_)
-        if (k) BACKEND(k, clReleaseKernel)(k);
-    if (program_) BACKEND(program_, clReleaseProgram)(program_);
-}
-
 cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
                             cl_mem orig, size_t bytes, size_t elementSize) {
     std::lock_guard lock(mutex_);
     if (!program_) {
-        const char* src = kernelSource();
-        cl_int err = CL_SUCCESS;
-        cl_program p = BACKEND(context, clCreateProgramWithSource)(context, 1, &src, nullptr, &err);
-        if (!p) fail(CL_OUT_OF_RESOURCES);
-        if (BACKEND(p, clBuildProgram)(p, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
-            BACKEND(p, clReleaseProgram)(p);
-            fail(CL_OUT_OF_RESOURCES);
-        }
-        cl_kernel made[4] = {nullptr, nullptr, nullptr, nullptr};
+        backend::Program p = backend::programFromSource(context, kernelSource());
+        if (!p || backend::build(p.get(), device, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
+        backend::Kernel made[4];
         for (int i = 0; i < 4; ++i) {
-            made[i] = BACKEND(p, clCreateKernel)(p, kernelName(size_t{1} << i), &err);
-            if (!made[i]) {
-                for (cl_kernel k : made)
-                    if (k) BACKEND(k, clReleaseKernel)(k);
-                BACKEND(p, clReleaseProgram)(p);
-                fail(CL_OUT_OF_RESOURCES);
-            }
+            made[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
+            if (!made[i]) fail(CL_OUT_OF_RESOURCES);
         }
-        program_ = p;
-        for (int i = 0; i < 4; ++i) kernels_[i] = made[i];
+        for (int i = 0; i < 4; ++i) kernels_[i] = std::move(made[i]);
+        program_ = std::move(p);
     }
     int index = elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3;
-    return enqueueMerge(queue, kernels_[index], gpu, cpu, orig, bytes, elementSize, {});
+    return enqueueMerge(queue, kernels_[index].get(), gpu, cpu, orig, bytes, elementSize, {});
 }
 
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,

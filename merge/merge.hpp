@@ -5,9 +5,8 @@
 // -0.0 survive exactly).
 #pragma once
 
+#include "devices/backend_call.hpp"
 #include "platform/support/object.hpp"
-
-#include <CL/cl.h>
 
 #include <cstddef>
 #include <mutex>
@@ -25,15 +24,14 @@ public:
     KernelSet() = default;
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
-    ~KernelSet();
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` (enqueueMerge) with this set's kernel.
     cl_event enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig,
                      size_t bytes, size_t elementSize);
 
 private:
     std::mutex mutex_;  // building, and each merge's arguments + enqueue
-    cl_program program_ = nullptr;
-    cl_kernel kernels_[4] = {nullptr, nullptr, nullptr, nullptr};  // by log2(element size)
+    backend::Program program_;
+    backend::Kernel kernels_[4];  // by log2(element size)
 };
 
 // One object a split launch wrote, as the merge sees it: buffers of the GPU's context.

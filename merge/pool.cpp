@@ -1,47 +1,40 @@
 #include "merge/pool.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_objects.hpp"
 
 namespace hetero::merge {
-
-BufferPool::~BufferPool() {
-    for (auto& [key, entries] : free_)
-        for (auto& e : entries) BACKEND(e.buffer, clReleaseMemObject)(e.buffer);
-}
 
 cl_mem BufferPool::take(cl_context context, size_t bytes) {
     {
         std::lock_guard lock(mutex_);
         auto it = free_.find({context, bytes});
         if (it != free_.end() && !it->second.empty()) {
-            cl_mem b = it->second.back().buffer;
+            cl_mem b = it->second.back().buffer.release();
             it->second.pop_back();
             return b;
         }
     }
-    cl_int err = CL_SUCCESS;
-    cl_mem b = BACKEND(context, clCreateBuffer)(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    backend::Buffer b = backend::buffer(context, CL_MEM_READ_WRITE, bytes, nullptr);
     if (!b) fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-    return b;
+    return b.release();
 }
 
 void BufferPool::give(cl_context context, cl_mem buffer, size_t bytes) {
     constexpr unsigned idleLimit = 64;
-    std::vector<cl_mem> drop;
+    std::vector<backend::Buffer> drop;  // released after the lock
     {
         std::lock_guard lock(mutex_);
         for (auto& [key, entries] : free_)
             for (auto it = entries.begin(); it != entries.end();) {
                 if (++it->idle > idleLimit) {
-                    drop.push_back(it->buffer);
+                    drop.push_back(std::move(it->buffer));
                     it = entries.erase(it);
                 } else {
                     ++it;
                 }
             }
-        free_[{context, bytes}].push_back({buffer, 0});
+        free_[{context, bytes}].push_back({backend::Buffer(buffer), 0});
     }
-    for (cl_mem b : drop) BACKEND(b, clReleaseMemObject)(b);
 }
 
 std::vector<unsigned char> HostBufferPool::take(size_t bytes) {

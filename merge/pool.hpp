@@ -2,7 +2,7 @@
 // buffers for what a launch last sent.
 #pragma once
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <cstddef>
 #include <map>
@@ -13,15 +13,16 @@ namespace hetero::merge {
 
 // Backend buffers reused across launches, per backend context and size. Buffers idle for longer
 // than `idleLimit` releases are dropped, so the pool shrinks when launches stop needing them.
+// A buffer taken is the caller's reference, raw: split launches pass it between their steps and
+// give it back here.
 class BufferPool {
 public:
-    ~BufferPool();
     cl_mem take(cl_context context, size_t bytes);  // throws Error
     void give(cl_context context, cl_mem buffer, size_t bytes);
 
 private:
     struct Entry {
-        cl_mem buffer;
+        backend::Buffer buffer;
         unsigned idle;  // how many give() calls it has waited through
     };
     std::mutex mutex_;

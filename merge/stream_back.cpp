@@ -9,7 +9,7 @@ void StreamBack::run() {
     if (items.empty()) return;  // nothing on the CPU's queue to wait for
     for (auto& it : items) {
         if (beforeEach) beforeEach(it.bytes);
-        backend::withMapped(cpuQueue, it.onCpu, CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
+        backend::withMapped(cpuQueue, it.onCpu.get(), CL_MAP_WRITE_INVALIDATE_REGION, it.bytes, [&](unsigned char* p) {
             check(backend::enqueueAndWait([&](cl_event* done) {
                 return backend::enqueueRead(gpuQueue, it.from, 0, it.bytes, p, {}, done);
             }));
@@ -23,7 +23,7 @@ void StreamBack::release() {
     backend::releaseAll(cpuReady);
     for (auto& it : items) {
         pool->give(gpuContext, it.from, it.bytes);
-        BACKEND(it.onCpu, clReleaseMemObject)(it.onCpu);
+        it.onCpu.reset();
     }
     items.clear();
 }

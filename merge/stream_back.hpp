@@ -5,7 +5,7 @@
 
 #include "merge/pool.hpp"
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <functional>
 #include <vector>
@@ -19,7 +19,7 @@ struct StreamBack {
     cl_context gpuContext = nullptr;
     struct Item {
         cl_mem from;   // a pool buffer of the GPU's context holding the result
-        cl_mem onCpu;  // the CPU copy (one reference held)
+        backend::Buffer onCpu;  // the CPU copy
         size_t bytes;
     };
     std::vector<Item> items;

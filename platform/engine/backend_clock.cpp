@@ -1,6 +1,7 @@
 #include "platform/engine/backend_clock.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/engine/event.hpp"
 #include "platform/support/log.hpp"
 
@@ -46,21 +47,20 @@ void calibrate(unsigned slot, cl_context context, cl_device_id device) {
     std::lock_guard lock(calibrating);
     Clock& clock = clocks[slot];
     if (clock.state.load(std::memory_order_relaxed) != Unknown) return;
-    cl_int err = CL_SUCCESS;
-    cl_command_queue q = BACKEND(context, clCreateCommandQueue)(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
-    bool ok = q != nullptr;
+    backend::Queue q = backend::queue(context, device, CL_QUEUE_PROFILING_ENABLE);
+    bool ok = bool(q);
     cl_ulong best = ~cl_ulong(0);
     // The narrowest of a few samples (the first pays for the queue's start).
     for (int i = 0; ok && i < 5; ++i) {
         int64_t offset = 0;
         cl_ulong width = 0;
-        ok = sample(q, offset, width);
+        ok = sample(q.get(), offset, width);
         if (ok && width < best) {
             best = width;
             clock.offset = offset;
         }
     }
-    if (q) BACKEND(q, clReleaseCommandQueue)(q);
+    q.reset();
     if (!ok) HETERO_LOG(Info, "slot %u: device times cannot be placed on the host clock; profiled commands are timed on completion", slot);
     clock.state.store(ok ? Known : Failed, std::memory_order_release);
 }

@@ -2,14 +2,14 @@
 
 #include "platform/support/log.hpp"
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 
 namespace hetero {
 
-DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue) { BACKEND(queue_, clRetainCommandQueue)(queue_); }
+DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue), holdQueue_(backend::Queue::retained(queue)) {}
 
 DeferredEvent::~DeferredEvent() {
-    marker_.reset();  // before the queue it was made on
-    BACKEND(queue_, clReleaseCommandQueue)(queue_);
+    marker_.reset();  // before the queue it was made on (holdQueue_ releases the queue after)
 }
 
 bool DeferredEvent::stillOpen() {

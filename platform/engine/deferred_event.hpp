@@ -41,6 +41,7 @@ public:
 
 private:
     cl_command_queue queue_;
+    backend::Queue holdQueue_;  // queue_'s reference, given up after the marker's
     std::mutex mutex_;
     backend::Event marker_;
     bool made_ = false;

@@ -2,6 +2,7 @@
 #include "platform/engine/queue.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
@@ -42,8 +43,8 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->context_ = Ref<Context>(context);
     q->flags_ = flags;
     q->properties_ = std::move(props);
-    q->backend_.assign(context->slotCount(), nullptr);
-    q->timing_.assign(context->slotCount(), nullptr);
+    q->backend_.resize(context->slotCount());
+    q->timing_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
     if (flags & CL_QUEUE_PROFILING_ENABLE)
@@ -60,9 +61,8 @@ Queue::~Queue() {
     // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
     // command of this queue is complete by now; the backend deletes a released queue once its
     // commands are done.
-    for (auto* queues : {&timing_, &backend_})
-        for (cl_command_queue bq : *queues)
-            if (bq) BACKEND(bq, clReleaseCommandQueue)(bq);
+    timing_.clear();
+    backend_.clear();
 }
 
 cl_command_queue Queue::backendQueue(unsigned slot) {
@@ -70,14 +70,13 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
     if (!backend_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
         cl_int err = CL_SUCCESS;
-        cl_context c = context_->backend(slot);
-        backend_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        backend_[slot] = backend::queue(context_->backend(slot), s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
         if (!backend_[slot]) {
             HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
             fail(CL_OUT_OF_RESOURCES);
         }
     }
-    return backend_[slot];
+    return backend_[slot].get();
 }
 
 cl_command_queue Queue::timingQueue(unsigned slot) {
@@ -86,14 +85,13 @@ cl_command_queue Queue::timingQueue(unsigned slot) {
     if (!timing_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
         cl_int err = CL_SUCCESS;
-        cl_context c = context_->backend(slot);
-        timing_[slot] = BACKEND(c, clCreateCommandQueue)(c, s.device, CL_QUEUE_PROFILING_ENABLE, &err);
+        timing_[slot] = backend::queue(context_->backend(slot), s.device, CL_QUEUE_PROFILING_ENABLE, &err);
         if (!timing_[slot] && !timingRefused_) {  // once per queue: auto mode asks again now and then
             HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
             timingRefused_ = true;
         }
     }
-    return timing_[slot];
+    return timing_[slot].get();
 }
 
 std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot, cl_command_queue q) {
@@ -410,7 +408,8 @@ void Queue::flush() {
     std::vector<cl_command_queue> queues;
     {
         std::lock_guard lock(backendMutex_);
-        queues = backend_;
+        queues.reserve(backend_.size());
+        for (const backend::Queue& q : backend_) queues.push_back(q.get());
     }
     for (cl_command_queue q : queues)
         if (q) backend::flush(q);

@@ -120,8 +120,8 @@ private:
     unsigned id_ = 0;
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
-    std::vector<cl_command_queue> backend_;
-    std::vector<cl_command_queue> timing_;  // side queues with profiling (timingQueue)
+    std::vector<backend::Queue> backend_;
+    std::vector<backend::Queue> timing_;  // side queues with profiling (timingQueue)
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)

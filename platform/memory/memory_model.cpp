@@ -1,6 +1,8 @@
 // The memory model choice: configuration, the context property, and detection from the slots.
 #include "platform/memory/memory_model.hpp"
 
+#include "devices/backend_objects.hpp"
+
 #include "platform/support/config.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
@@ -19,9 +21,7 @@ bool slotsShareHostMemory(std::string& why) {
         return false;
     }
     for (const Slot& s : device->slots()) {
-        cl_bool unified = CL_FALSE;
-        BACKEND(s.device, clGetDeviceInfo)(s.device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, nullptr);
-        if (!unified) {
+        if (!backend::deviceInfo<cl_bool>(s.device, CL_DEVICE_HOST_UNIFIED_MEMORY)) {
             why = s.describe() + " has no host-unified memory";
             return false;
         }

@@ -1,6 +1,7 @@
 #include "platform/memory/pinned_pool.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
@@ -76,40 +77,34 @@ size_t PinnedPool::sizeClass(size_t bytes) {
     return power * 2;
 }
 
-PinnedPool::PinnedPool(cl_context context, cl_device_id device) : context_(context), device_(device) {
-    BACKEND(context_, clRetainContext)(context_);
-}
+PinnedPool::PinnedPool(cl_context context, cl_device_id device)
+    : context_(backend::Context::retained(context)), device_(device) {}
 
 PinnedPool::~PinnedPool() {
     // Every block was given back (each holder keeps the pool alive); no blocking call: this may run
     // on a backend's callback thread, from the destructor callback of the last buffer on a block.
     for (auto& [size, blocks] : kept_)
         for (const Block& b : blocks) unpin(b);
-    if (queue_) BACKEND(queue_, clReleaseCommandQueue)(queue_);
-    BACKEND(context_, clReleaseContext)(context_);
+    // The queue, then the context, go with the members.
 }
 
 PinnedPool::Block PinnedPool::pin(size_t classBytes) {
-    cl_int err = CL_SUCCESS;
     if (!queue_) {
-        queue_ = BACKEND(context_, clCreateCommandQueue)(context_, device_, 0, &err);
+        queue_ = backend::queue(context_.get(), device_, 0);
         if (!queue_) return {};
     }
-    cl_mem buffer = BACKEND(context_, clCreateBuffer)(context_, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, classBytes,
-                                                      nullptr, &err);
+    backend::Buffer buffer = backend::buffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, classBytes, nullptr);
     if (!buffer) return {};
-    void* p = backend::mapAndWait(queue_, buffer, CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, &err);
-    if (!p) {
-        BACKEND(buffer, clReleaseMemObject)(buffer);
-        return {};
-    }
-    return {buffer, static_cast<unsigned char*>(p), classBytes};
+    cl_int err = CL_SUCCESS;
+    void* p = backend::mapAndWait(queue_.get(), buffer.get(), CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, &err);
+    if (!p) return {};
+    return {buffer.release(), static_cast<unsigned char*>(p), classBytes};
 }
 
 void PinnedPool::unpin(const Block& b) {
-    backend::enqueueUnmap(queue_, b.buffer, b.data);
-    backend::flush(queue_);
-    BACKEND(b.buffer, clReleaseMemObject)(b.buffer);  // the backend frees it once the unmap is done
+    backend::enqueueUnmap(queue_.get(), b.buffer, b.data);
+    backend::flush(queue_.get());
+    backend::release(b.buffer);  // the block's reference; the backend frees it once the unmap is done
     pinnedTotal -= b.bytes;
 }
 

@@ -11,7 +11,7 @@
 // ordinary memory, and the log says so once.
 #pragma once
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +25,9 @@ namespace hetero {
 class PinnedPool {
 public:
     struct Block {
-        cl_mem buffer = nullptr;        // the backend buffer that owns the memory (kept mapped)
+        // The backend buffer that owns the memory (kept mapped). Raw: a block is copied between the
+        // pool and the storage using it; the pool releases it (unpin).
+        cl_mem buffer = nullptr;
         unsigned char* data = nullptr;  // its mapped pointer
         size_t bytes = 0;               // the size class
         explicit operator bool() const { return data != nullptr; }
@@ -55,9 +57,9 @@ private:
     void unpin(const Block& block);
     bool reserve(size_t classBytes);  // counts a new block in, dropping kept ones to fit the budget
 
-    cl_context context_;
+    backend::Context context_;
     cl_device_id device_;
-    cl_command_queue queue_ = nullptr;  // for the maps and unmaps
+    backend::Queue queue_;  // for the maps and unmaps
     std::mutex mutex_;
     std::map<size_t, std::vector<Block>> kept_;  // by class
 };

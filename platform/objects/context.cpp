@@ -1,6 +1,7 @@
 // clCreateContext*, context info, retain/release and destructor callbacks.
 #include "platform/objects/context.hpp"
 
+#include "devices/backend_objects.hpp"
 #include "platform/memory/pinned_pool.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
@@ -40,15 +41,13 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
     ctx->notify_ = notify;
     ctx->notifyData_ = userData;
     for (const auto& slot : device->slots()) {
-        cl_context_properties backendProps[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(slot.platform), 0};
         cl_int err = CL_SUCCESS;
-        cl_device_id d = slot.device;
-        cl_context c = BACKEND(slot.platform, clCreateContext)(backendProps, 1, &d, nullptr, nullptr, &err);
+        backend::Context c = backend::context(slot.platform, slot.device, &err);
         if (!c) {
             HETERO_LOG(Error, "creating a context on %s failed: %s", slot.describe().c_str(), errorName(err));
             fail(err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES);
         }
-        ctx->backend_.push_back(c);
+        ctx->backend_.push_back(std::move(c));
     }
     ctx->memory_ = memory;
     if (memory.unsafe)
@@ -75,7 +74,7 @@ Context::~Context() {
     pinned_.reset();  // kept blocks go with the pool once the buffers on the others are gone
     split_.reset();  // its queues and buffers hold their backend contexts as long as they live
     unified_.reset();
-    for (cl_context c : backend_) BACKEND(c, clReleaseContext)(c);
+    backend_.clear();  // last: everything above held its backend context
 }
 
 std::shared_ptr<PinnedPool> Context::pinnedPool() {

@@ -24,7 +24,7 @@ public:
     static Context* create(const cl_context_properties* properties, Notify notify, void* userData);
 
     size_t slotCount() const { return backend_.size(); }
-    cl_context backend(unsigned slot) const { return backend_[slot]; }
+    cl_context backend(unsigned slot) const { return backend_[slot].get(); }
     const std::vector<cl_context_properties>& properties() const { return properties_; }
     cl_int info(cl_context_info param, size_t size, void* value, size_t* sizeRet);
     void addDestructor(Destructor fn, void* userData);
@@ -47,7 +47,7 @@ protected:
 
 private:
     Context() = default;
-    std::vector<cl_context> backend_;
+    std::vector<backend::Context> backend_;  // per slot
     std::vector<cl_context_properties> properties_;
     Notify notify_ = nullptr;
     void* notifyData_ = nullptr;

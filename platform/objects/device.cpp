@@ -2,6 +2,8 @@
 // (minimum of limits, intersection of features, union of type bits).
 #include "platform/objects/platform.hpp"
 
+#include "devices/backend_objects.hpp"
+
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/memory/memory_model.hpp"
@@ -14,26 +16,6 @@
 
 namespace hetero {
 namespace {
-
-template <class T>
-bool query(cl_device_id d, cl_device_info param, T& out) {
-    return BACKEND(d, clGetDeviceInfo)(d, param, sizeof(T), &out, nullptr) == CL_SUCCESS;
-}
-
-std::vector<unsigned char> queryBytes(cl_device_id d, cl_device_info param) {
-    size_t n = 0;
-    if (BACKEND(d, clGetDeviceInfo)(d, param, 0, nullptr, &n) != CL_SUCCESS) return {};
-    std::vector<unsigned char> v(n);
-    if (n && BACKEND(d, clGetDeviceInfo)(d, param, n, v.data(), nullptr) != CL_SUCCESS) return {};
-    return v;
-}
-
-std::string queryString(cl_device_id d, cl_device_info param) {
-    auto b = queryBytes(d, param);
-    std::string s(b.begin(), b.end());
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
 
 std::vector<std::string> words(const std::string& s) {
     std::istringstream in(s);
@@ -156,7 +138,7 @@ T fold(const std::vector<Slot>& slots, cl_device_info param, T init, F f) {
     bool first = true;
     for (const auto& s : slots) {
         T v{};
-        if (!query(s.device, param, v)) v = T{};  // a backend without the query offers nothing
+        if (!backend::deviceInfo(s.device, param, v)) v = T{};  // a backend without the query offers nothing
         acc = first ? v : f(acc, v);
         first = false;
     }
@@ -164,7 +146,7 @@ T fold(const std::vector<Slot>& slots, cl_device_info param, T init, F f) {
 }
 
 std::vector<cl_name_version> nameVersions(cl_device_id d, cl_device_info param) {
-    auto b = queryBytes(d, param);
+    auto b = backend::deviceInfoBytes(d, param);
     std::vector<cl_name_version> v(b.size() / sizeof(cl_name_version));
     if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(cl_name_version));
     return v;
@@ -190,7 +172,7 @@ std::vector<cl_name_version> intersectNameVersions(const std::vector<Slot>& slot
 std::string extensions(const std::vector<Slot>& slots) {
     if (slots.empty()) return "";
     std::vector<std::vector<std::string>> lists;
-    for (const auto& s : slots) lists.push_back(words(queryString(s.device, CL_DEVICE_EXTENSIONS)));
+    for (const auto& s : slots) lists.push_back(words(backend::deviceInfoString(s.device, CL_DEVICE_EXTENSIONS)));
     std::string out;
     for (const auto& e : lists[0]) {
         if (!extensionPassesThrough(e)) continue;
@@ -220,7 +202,7 @@ Device* Device::instance() {
 Device::Device() {
     versionMajor_ = 3, versionMinor_ = 0;
     for (const auto& s : slots()) {
-        auto [major, minor] = parseVersion(queryString(s.device, CL_DEVICE_VERSION), 1);
+        auto [major, minor] = parseVersion(backend::deviceInfoString(s.device, CL_DEVICE_VERSION), 1);
         if (major * 10 + minor < versionMajor_ * 10 + versionMinor_) versionMajor_ = major, versionMinor_ = minor;
     }
     DeviceLimits& l = limits_;
@@ -270,19 +252,19 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
         case Combine::AndBool: return out.scalar(fold<cl_bool>(s, param, CL_TRUE, [](auto a, auto b) -> cl_bool { return a && b; }));
         case Combine::AndBits: return out.scalar(fold<cl_bitfield>(s, param, 0, [](auto a, auto b) { return a & b; }));
         case Combine::Primary: {
-            auto b = queryBytes(primary.device, param);
+            auto b = backend::deviceInfoBytes(primary.device, param);
             return out.bytes(b.data(), b.size());
         }
         case Combine::MinSizeArray: {
             cl_uint dims = 3;
             for (const auto& slot : s) {
                 cl_uint d = 3;
-                query(slot.device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, d);
+                backend::deviceInfo(slot.device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, d);
                 dims = std::min(dims, d);
             }
             std::vector<size_t> sizes(dims, SIZE_MAX);
             for (const auto& slot : s) {
-                auto b = queryBytes(slot.device, param);
+                auto b = backend::deviceInfoBytes(slot.device, param);
                 for (cl_uint i = 0; i < dims && (i + 1) * sizeof(size_t) <= b.size(); ++i)
                     sizes[i] = std::min(sizes[i], reinterpret_cast<const size_t*>(b.data())[i]);
             }
@@ -338,18 +320,18 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     }
     case CL_DEVICE_HOST_UNIFIED_MEMORY: return out.scalar<cl_bool>(defaultMemoryModel().model == MemoryModel::Unified);
     case CL_DEVICE_PROFILE: {
-        bool full = std::all_of(s.begin(), s.end(), [](const Slot& x) { return queryString(x.device, CL_DEVICE_PROFILE) == "FULL_PROFILE"; });
+        bool full = std::all_of(s.begin(), s.end(), [](const Slot& x) { return backend::deviceInfoString(x.device, CL_DEVICE_PROFILE) == "FULL_PROFILE"; });
         return out.string(full ? "FULL_PROFILE" : "EMBEDDED_PROFILE");
     }
     case CL_DEVICE_VERSION: {
         std::string v = "OpenCL " + std::to_string(versionMajor_) + "." + std::to_string(versionMinor_) + " Hetero (";
-        for (size_t i = 0; i < s.size(); ++i) v += (i ? " + " : "") + queryString(s[i].device, CL_DEVICE_VERSION);
+        for (size_t i = 0; i < s.size(); ++i) v += (i ? " + " : "") + backend::deviceInfoString(s[i].device, CL_DEVICE_VERSION);
         return out.string(v + ")");
     }
     case CL_DEVICE_NUMERIC_VERSION: return out.scalar<cl_version>(CL_MAKE_VERSION(versionMajor_, versionMinor_, 0));
     case CL_DEVICE_OPENCL_C_VERSION: {
         std::pair<cl_uint, cl_uint> lowest{9, 9};
-        for (const auto& x : s) lowest = std::min(lowest, parseVersion(queryString(x.device, CL_DEVICE_OPENCL_C_VERSION), 2));
+        for (const auto& x : s) lowest = std::min(lowest, parseVersion(backend::deviceInfoString(x.device, CL_DEVICE_OPENCL_C_VERSION), 2));
         return out.string("OpenCL C " + std::to_string(lowest.first) + "." + std::to_string(lowest.second) + " Hetero");
     }
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-01-01-00");

@@ -1,6 +1,7 @@
 // Kernel objects: creation, arguments, kernel/work-group/argument info.
 #include "platform/objects/kernel.hpp"
 
+#include "devices/backend_objects.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/split/variants.hpp"
@@ -26,18 +27,17 @@ Kernel* Kernel::create(Program* program, const char* name) {
     k->name_ = name;
     cl_int firstError = CL_SUCCESS;
     for (unsigned s = 0; s < program->context()->slotCount(); ++s) {
-        cl_kernel bk = nullptr;
+        backend::Kernel bk;
         if (program->builtOn(s)) {
             cl_int err = CL_SUCCESS;
-            cl_program bp = program->backend(s);
-            bk = BACKEND(bp, clCreateKernel)(bp, name, &err);
+            bk = backend::kernel(program->backend(s), name, &err);
             if (!bk && firstError == CL_SUCCESS) firstError = err;
         }
-        k->backend_.push_back(bk);
+        k->backend_.push_back(std::move(bk));
     }
     int ref = k->referenceSlot();
     if (ref < 0) fail(firstError != CL_SUCCESS ? firstError : CL_INVALID_KERNEL_NAME);
-    BACKEND(k->backend_[ref], clGetKernelInfo)(k->backend_[ref], CL_KERNEL_NUM_ARGS, sizeof k->numArgs_, &k->numArgs_, nullptr);
+    backend::kernelInfo(k->backend(ref), CL_KERNEL_NUM_ARGS, k->numArgs_);
     k->args_.resize(k->numArgs_);
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
@@ -53,14 +53,14 @@ Kernel* Kernel::clone(Kernel* source) {
     k->program_ = source->program_;
     k->name_ = source->name_;
     k->numArgs_ = source->numArgs_;
-    for (cl_kernel b : source->backend_) {
-        cl_kernel c = nullptr;
+    for (const backend::Kernel& b : source->backend_) {
+        backend::Kernel c;
         if (b) {
             cl_int err = CL_SUCCESS;
-            c = BACKEND(b, clCloneKernel)(b, &err);
+            c = backend::cloneKernel(b.get(), &err);
             if (!c) fail(err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES);
         }
-        k->backend_.push_back(c);
+        k->backend_.push_back(std::move(c));
     }
     {
         std::lock_guard lock(source->argsMutex_);
@@ -75,8 +75,7 @@ Kernel* Kernel::clone(Kernel* source) {
 }
 
 Kernel::~Kernel() {
-    for (cl_kernel b : backend_)
-        if (b) BACKEND(b, clReleaseKernel)(b);
+    backend_.clear();  // before the program hears of it: a build needs the backend kernels gone
     if (program_) program_->kernelReleased();
 }
 
@@ -87,10 +86,10 @@ void Kernel::readLaunchLimits() {
 
 void Kernel::readArgQualifiers() {
     qualifiers_.assign(numArgs_, 0);
-    cl_kernel k = backend_[referenceSlot()];
+    cl_kernel k = backend(referenceSlot());
     for (cl_uint i = 0; i < numArgs_; ++i) {
         cl_kernel_arg_address_qualifier q = 0;
-        if (BACKEND(k, clGetKernelArgInfo)(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof q, &q, nullptr) == CL_SUCCESS)
+        if (backend::kernelArgInfo(k, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, q) == CL_SUCCESS)
             qualifiers_[i] = q;
     }
 }
@@ -147,10 +146,10 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
         std::lock_guard argsLock(argsMutex_);
         std::lock_guard launchLock(launchMutex_);
         for (size_t slot = 0; slot < backend_.size(); ++slot) {
-            cl_kernel b = backend_[slot];
+            cl_kernel b = backend(static_cast<unsigned>(slot));
             if (!b) continue;
             applied_[slot][index] = 0;
-            cl_int err = BACKEND(b, clSetKernelArg)(b, index, size, value);
+            cl_int err = backend::setArg(b, index, size, value);
             if (err != CL_SUCCESS) fail(err);
             applied_[slot][index] = arg.stamp;
         }
@@ -206,7 +205,7 @@ Kernel::LaunchLock::~LaunchLock() {
 
 void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
     // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
-    std::vector<uint64_t>* applied = k == backend_[slot] ? &applied_[slot] : nullptr;
+    std::vector<uint64_t>* applied = k == backend(slot) ? &applied_[slot] : nullptr;
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
         applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp, applied);
@@ -216,7 +215,7 @@ void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>&
 void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
     for (cl_uint i = 0; i < args_.size(); ++i) {
         const StoredKernelArg& a = args_[i];
-        applyArg(backend_[slot], slot, i, a.size, a.value, mems[i], nullptr, a.stamp, &applied_[slot]);
+        applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp, &applied_[slot]);
     }
 }
 
@@ -229,12 +228,12 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
     cl_int err;
     if (mem) {
         cl_mem m = mem->backendMem(slot);
-        err = BACKEND(k, clSetKernelArg)(k, i, sizeof m, &m);
+        err = backend::setArg(k, i, m);
     } else if (sampler) {
         cl_sampler s = sampler->backend(slot);
-        err = BACKEND(k, clSetKernelArg)(k, i, sizeof s, &s);
+        err = backend::setArg(k, i, s);
     } else {
-        err = BACKEND(k, clSetKernelArg)(k, i, size, value.empty() ? nullptr : value.data());
+        err = backend::setArg(k, i, size, value.empty() ? nullptr : value.data());
     }
     if (err != CL_SUCCESS) fail(err);
     if (applied) (*applied)[i] = stamp;
@@ -248,15 +247,7 @@ cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* size
     case CL_KERNEL_REFERENCE_COUNT: return out.scalar<cl_uint>(referenceCount());
     case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(context()->handle());
     case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
-    case CL_KERNEL_ATTRIBUTES: {
-        cl_kernel k = backend_[referenceSlot()];
-        size_t n = 0;
-        BACKEND(k, clGetKernelInfo)(k, param, 0, nullptr, &n);
-        std::string s(n, '\0');
-        if (n) BACKEND(k, clGetKernelInfo)(k, param, n, s.data(), nullptr);
-        while (!s.empty() && s.back() == '\0') s.pop_back();
-        return out.string(s);
-    }
+    case CL_KERNEL_ATTRIBUTES: return out.string(backend::kernelInfoString(backend(referenceSlot()), param));
     default: return CL_INVALID_VALUE;
     }
 }
@@ -270,7 +261,7 @@ cl_int Kernel::workGroupInfo(cl_kernel_work_group_info param, size_t size, void*
         for (unsigned s = 0; s < backend_.size(); ++s) {
             if (!backend_[s]) continue;
             T v{};
-            BACKEND(backend_[s], clGetKernelWorkGroupInfo)(backend_[s], slots()[s].device, param, sizeof v, &v, nullptr);
+            backend::kernelWorkGroupInfo(backend(s), slots()[s].device, param, v);
             acc = first ? v : combine(acc, v);
             first = false;
         }
@@ -283,12 +274,12 @@ cl_int Kernel::workGroupInfo(cl_kernel_work_group_info param, size_t size, void*
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(each(cl_ulong{0}, [](cl_ulong a, cl_ulong b) { return std::max(a, b); }));
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: {
         size_t v = 1;
-        BACKEND(backend_[ref], clGetKernelWorkGroupInfo)(backend_[ref], slots()[ref].device, param, sizeof v, &v, nullptr);
+        backend::kernelWorkGroupInfo(backend(ref), slots()[ref].device, param, v);
         return out.scalar<size_t>(v);
     }
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
         size_t v[3] = {0, 0, 0};
-        BACKEND(backend_[ref], clGetKernelWorkGroupInfo)(backend_[ref], slots()[ref].device, param, sizeof v, v, nullptr);
+        backend::kernelWorkGroupInfo(backend(ref), slots()[ref].device, param, v);
         return out.bytes(v, sizeof v);
     }
     case CL_KERNEL_GLOBAL_WORK_SIZE: return CL_INVALID_VALUE;  // only for custom devices and built-in kernels
@@ -300,12 +291,9 @@ cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, voi
     require(index < numArgs_, CL_INVALID_ARG_INDEX);
     // The backends always have it (Program::build); the application gets it when it asked.
     if (!program_->argInfoRequested()) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-    cl_kernel k = backend_[referenceSlot()];
-    size_t n = 0;
-    cl_int err = BACKEND(k, clGetKernelArgInfo)(k, index, param, 0, nullptr, &n);
+    std::vector<unsigned char> bytes;
+    cl_int err = backend::kernelArgInfoBytes(backend(referenceSlot()), index, param, bytes);
     if (err != CL_SUCCESS) return err;
-    std::vector<unsigned char> bytes(n);
-    if (n) BACKEND(k, clGetKernelArgInfo)(k, index, param, n, bytes.data(), nullptr);
     InfoWriter out(size, value, sizeRet);
     return out.bytes(bytes.data(), bytes.size());
 }

@@ -46,7 +46,7 @@ public:
     Context* context() const { return program_->context(); }
     const std::string& name() const { return name_; }
     cl_uint numArgs() const { return numArgs_; }
-    bool availableOn(unsigned slot) const { return backend_[slot] != nullptr; }
+    bool availableOn(unsigned slot) const { return bool(backend_[slot]); }
     int referenceSlot() const;
     // Launch limits, fixed once the kernel exists: CL_KERNEL_WORK_GROUP_SIZE (minimum over the
     // slots) and reqd_work_group_size (zeros when the kernel has none).
@@ -62,7 +62,7 @@ public:
     // the caller holds the kernel's launch mutex until it has enqueued. The slot's own backend
     // kernel is given only the arguments that changed since it was last given any (by stamp): a
     // clSetKernelArg is a backend call, and most launches repeat most of their arguments.
-    void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot], slot, args); }
+    void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot].get(), slot, args); }
     void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
 
     // For a launch submitted by the enqueuing thread at once (platform/split/launch.cpp): the
@@ -89,7 +89,7 @@ public:
     void applyCurrentArgs(unsigned slot, Mem* const* mems);
     // The split variants of this kernel, or nullptr when it is not splittable.
     const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
-    cl_kernel backend(unsigned slot) const { return backend_[slot]; }
+    cl_kernel backend(unsigned slot) const { return backend_[slot].get(); }
     std::mutex& launchMutex() { return launchMutex_; }
 
     cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
@@ -104,7 +104,7 @@ private:
     Ref<Program> program_;
     std::string name_;
     cl_uint numArgs_ = 0;
-    std::vector<cl_kernel> backend_;
+    std::vector<backend::Kernel> backend_;  // per slot; empty where the program did not build
     mutable std::mutex argsMutex_;  // taken before launchMutex_ where both are held
     std::vector<StoredKernelArg> args_;
     std::mutex launchMutex_;

@@ -1,6 +1,8 @@
 // clCreateBuffer/SubBuffer/Image*, memory object info, retain/release, destructor callbacks.
 #include "platform/objects/memobj.hpp"
 
+#include "devices/backend_objects.hpp"
+
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -54,12 +56,9 @@ cl_mem_flags inheritFlags(cl_mem_flags pf, cl_mem_flags flags) {
 std::vector<cl_image_format> supportedFormats(Context* context, cl_mem_flags flags, cl_mem_object_type type) {
     std::vector<cl_image_format> common;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_context c = context->backend(s);
-        cl_uint n = 0;
         cl_mem_flags backendFlags = flags & kAccessFlags ? flags & kAccessFlags : CL_MEM_READ_WRITE;
-        if (BACKEND(c, clGetSupportedImageFormats)(c, backendFlags, type, 0, nullptr, &n) != CL_SUCCESS) return {};
-        std::vector<cl_image_format> formats(n);
-        if (n) BACKEND(c, clGetSupportedImageFormats)(c, backendFlags, type, n, formats.data(), nullptr);
+        std::vector<cl_image_format> formats;
+        if (backend::supportedImageFormats(context->backend(s), backendFlags, type, formats) != CL_SUCCESS) return {};
         if (s == 0) {
             common = formats;
             continue;
@@ -280,13 +279,9 @@ cl_mem Mem::backendMem(unsigned slot) {
             desc.mem_object = parent_->backendMem(slot);
             desc.image_row_pitch = type_ == CL_MEM_OBJECT_IMAGE2D ? layout_.rowPitch : 0;
             desc.image_slice_pitch = 0;
-            cl_context ctx = context_->backend(slot);
             cl_int err = CL_SUCCESS;
-            {
-                backend::ViewChange alone;  // not BACKEND() while held
-                subBackend_[slot] = ctx->dispatch->clCreateImage(ctx, flags_ & (kAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE),
-                                                                 &layout_.format, &desc, nullptr, &err);
-            }
+            subBackend_[slot] = backend::imageView(context_->backend(slot), flags_ & (kAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE),
+                                                   layout_.format, desc, &err);
             if (!subBackend_[slot]) {
                 HETERO_LOG(Warn, "image from a buffer on slot %u failed: %s", slot, errorName(err));
                 fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
@@ -300,11 +295,7 @@ cl_mem Mem::backendMem(unsigned slot) {
     if (!subBackend_[slot]) {
         cl_buffer_region region{origin_, size_};
         cl_int err = CL_SUCCESS;
-        {
-            backend::ViewChange alone;  // not BACKEND() while held
-            subBackend_[slot] = root->dispatch->clCreateSubBuffer(root, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                                                                  &region, &err);
-        }
+        subBackend_[slot] = backend::subBuffer(root, CL_MEM_READ_WRITE, region, &err);
         if (!subBackend_[slot]) {
             HETERO_LOG(Warn, "sub-buffer on slot %u failed: %s", slot, errorName(err));
             fail(err == CL_MISALIGNED_SUB_BUFFER_OFFSET ? err : CL_MEM_OBJECT_ALLOCATION_FAILURE);

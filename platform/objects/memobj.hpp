@@ -67,7 +67,9 @@ private:
     size_t origin_ = 0;
     ImageLayout layout_;  // images that view a buffer
     std::shared_ptr<Storage> storage_;
-    std::vector<cl_mem> subBackend_;  // sub-buffers and images viewing a buffer: per slot, created on first use
+    // Sub-buffers and images viewing a buffer: per slot, created on first use. Raw: they go through
+    // the storage's BackendViews and backend::releaseView(), in the order views must go.
+    std::vector<cl_mem> subBackend_;
     std::vector<cl_mem_properties> properties_;
     std::mutex mapMutex_;
     std::multimap<void*, Mapping> mappings_;

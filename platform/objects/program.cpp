@@ -1,6 +1,7 @@
 // Program objects: creation from source/binary, build/compile/link on every slot, info queries.
 #include "platform/objects/program.hpp"
 
+#include "devices/backend_objects.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -13,24 +14,6 @@ namespace {
 
 const char kBinaryMagic[] = "HETEROBIN1";  // our container: one backend binary per slot
 
-std::string backendString(cl_program p, cl_device_id d, cl_program_build_info param) {
-    size_t n = 0;
-    if (BACKEND(p, clGetProgramBuildInfo)(p, d, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
-    std::string s(n, '\0');
-    BACKEND(p, clGetProgramBuildInfo)(p, d, param, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
-
-std::string programString(cl_program p, cl_program_info param) {
-    size_t n = 0;
-    if (BACKEND(p, clGetProgramInfo)(p, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
-    std::string s(n, '\0');
-    BACKEND(p, clGetProgramInfo)(p, param, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
-
 const std::vector<Slot>& slots() { return Device::instance()->slots(); }
 
 }  // namespace
@@ -40,13 +23,11 @@ Program* Program::fromSource(Context* context, std::string source) {
     Ref<Program> guard(p, true);
     p->context_ = Ref<Context>(context);
     p->source_ = std::move(source);
-    const char* text = p->source_.c_str();
     for (unsigned s = 0; s < context->slotCount(); ++s) {
         cl_int err = CL_SUCCESS;
-        cl_context c = context->backend(s);
-        cl_program bp = BACKEND(c, clCreateProgramWithSource)(c, 1, &text, nullptr, &err);
+        backend::Program bp = backend::programFromSource(context->backend(s), p->source_, &err);
         if (!bp) fail(err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES);
-        p->backend_.push_back(bp);
+        p->backend_.push_back(std::move(bp));
         p->status_.push_back(CL_BUILD_NONE);
     }
     return guard.detach();
@@ -79,14 +60,10 @@ Program* Program::fromBinary(Context* context, const unsigned char* binary, size
         take(&length, sizeof length);
         require(pos + length <= size, CL_INVALID_BINARY);
         const unsigned char* bytes = binary + pos;
-        size_t n = length;
         pos += length;
-        cl_int err = CL_SUCCESS, status = CL_SUCCESS;
-        cl_context c = context->backend(s);
-        cl_device_id d = slots()[s].device;
-        cl_program bp = BACKEND(c, clCreateProgramWithBinary)(c, 1, &d, &n, &bytes, &status, &err);
-        require(bp != nullptr, CL_INVALID_BINARY);
-        p->backend_.push_back(bp);
+        backend::Program bp = backend::programFromBinary(context->backend(s), slots()[s].device, bytes, length);
+        require(bool(bp), CL_INVALID_BINARY);
+        p->backend_.push_back(std::move(bp));
         p->status_.push_back(CL_BUILD_NONE);
     }
     return guard.detach();
@@ -117,19 +94,17 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
     bool any = false;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
         std::vector<cl_program> in;
-        for (Program* i : inputs) in.push_back(i->backend_[s]);
+        for (Program* i : inputs) in.push_back(i->backend(s));
         cl_int err = CL_SUCCESS;
-        cl_context c = context->backend(s);
-        cl_device_id d = slots()[s].device;
-        cl_program bp = BACKEND(c, clLinkProgram)(c, 1, &d, options, static_cast<cl_uint>(in.size()), in.data(), nullptr,
-                                                  nullptr, &err);
+        backend::Program bp = backend::link(context->backend(s), slots()[s].device, options, in, &err);
         // Errors about the request itself (options; inputs that are no compiled objects or
         // libraries) are the same on every slot: the application's answer.
         if (err == CL_INVALID_LINKER_OPTIONS || err == CL_INVALID_OPERATION) fail(err);
-        p->backend_.push_back(bp);
-        p->status_.push_back(bp && err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR);
-        any = any || (bp && err == CL_SUCCESS);
-        if (!bp || err != CL_SUCCESS) HETERO_LOG(Info, "link failed on slot %u: %s", s, errorName(err));
+        const bool linked = bp && err == CL_SUCCESS;
+        p->backend_.push_back(std::move(bp));
+        p->status_.push_back(linked ? CL_BUILD_SUCCESS : CL_BUILD_ERROR);
+        any = any || linked;
+        if (!linked) HETERO_LOG(Info, "link failed on slot %u: %s", s, errorName(err));
     }
     if (!any) {
         // The specification returns a program object on link failure only when it could make one.
@@ -139,8 +114,7 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
 }
 
 Program::~Program() {
-    for (cl_program p : backend_)
-        if (p) BACKEND(p, clReleaseProgram)(p);
+    backend_.clear();  // before the split variants' programs (variants_): the order the backends were tested with
 }
 
 std::shared_ptr<ProgramVariants> Program::variants() const {
@@ -159,9 +133,7 @@ bool Program::hasExecutable() const {
     int ref = referenceSlot();
     if (ref < 0) return false;
     cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
-    cl_program bp = backend_[ref];
-    if (BACKEND(bp, clGetProgramBuildInfo)(bp, slots()[ref].device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr) !=
-        CL_SUCCESS)
+    if (backend::programBuildInfo(backend(ref), slots()[ref].device, CL_PROGRAM_BINARY_TYPE, type) != CL_SUCCESS)
         return true;  // a backend that cannot tell: let its clCreateKernel decide
     return type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
@@ -189,21 +161,19 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     bool any = false, badOptions = false, refused = true;
     const std::string forBackend = backendOptions(options);
     for (unsigned s = 0; s < backend_.size(); ++s) {
-        cl_program bp = backend_[s];
+        cl_program bp = backend(s);
         cl_device_id d = slots()[s].device;
         cl_int err;
         if (compileOnly) {
             std::vector<cl_program> hs;
             std::vector<const char*> names;
             for (size_t i = 0; i < headers.size(); ++i) {
-                hs.push_back(headers[i]->backend_[s]);
+                hs.push_back(headers[i]->backend(s));
                 names.push_back(headerNames[i].c_str());
             }
-            err = BACKEND(bp, clCompileProgram)(bp, 1, &d, forBackend.c_str(), static_cast<cl_uint>(hs.size()),
-                                                 hs.empty() ? nullptr : hs.data(), names.empty() ? nullptr : names.data(),
-                                                 nullptr, nullptr);
+            err = backend::compile(bp, d, forBackend.c_str(), hs, names);
         } else {
-            err = BACKEND(bp, clBuildProgram)(bp, 1, &d, forBackend.c_str(), nullptr, nullptr);
+            err = backend::build(bp, d, forBackend.c_str());
         }
         // Options one backend rejects are invalid for the device: a launch may run on that backend.
         if (err == CL_INVALID_BUILD_OPTIONS || err == CL_INVALID_COMPILER_OPTIONS) badOptions = true;
@@ -255,14 +225,10 @@ std::vector<unsigned char> Program::binaryContainer() const {
         uint32_t nameLength = static_cast<uint32_t>(name.size());
         put(&nameLength, sizeof nameLength);
         put(name.data(), name.size());
-        size_t n = 0;
-        BACKEND(backend_[s], clGetProgramInfo)(backend_[s], CL_PROGRAM_BINARY_SIZES, sizeof n, &n, nullptr);
-        std::vector<unsigned char> bytes(n);
-        unsigned char* ptr = bytes.data();
-        if (n) BACKEND(backend_[s], clGetProgramInfo)(backend_[s], CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr);
-        uint64_t length = n;
+        std::vector<unsigned char> bytes = backend::programBinary(backend(s));
+        uint64_t length = bytes.size();
         put(&length, sizeof length);
-        put(bytes.data(), n);
+        put(bytes.data(), bytes.size());
     }
     return out;
 }
@@ -270,7 +236,7 @@ std::vector<unsigned char> Program::binaryContainer() const {
 std::string Program::log() const {
     std::string all;
     for (unsigned s = 0; s < backend_.size(); ++s) {
-        std::string l = backendString(backend_[s], slots()[s].device, CL_PROGRAM_BUILD_LOG);
+        std::string l = backend::programBuildLog(backend(s), slots()[s].device);
         if (l.empty()) continue;
         if (backend_.size() > 1) all += "--- " + slots()[s].describe() + " ---\n";
         all += l;
@@ -303,12 +269,12 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
     case CL_PROGRAM_NUM_KERNELS: {
         require(ref >= 0 && hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
         size_t n = 0;
-        BACKEND(backend_[ref], clGetProgramInfo)(backend_[ref], CL_PROGRAM_NUM_KERNELS, sizeof n, &n, nullptr);
+        backend::programInfo(backend(ref), CL_PROGRAM_NUM_KERNELS, n);
         return out.scalar<size_t>(n);
     }
     case CL_PROGRAM_KERNEL_NAMES:
         require(ref >= 0 && hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
-        return out.string(programString(backend_[ref], CL_PROGRAM_KERNEL_NAMES));
+        return out.string(backend::programInfoString(backend(ref), CL_PROGRAM_KERNEL_NAMES));
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.scalar<cl_bool>(CL_FALSE);
     default: return CL_INVALID_VALUE;
@@ -337,14 +303,14 @@ cl_int Program::buildInfo(cl_program_build_info param, size_t size, void* value,
         int ref = referenceSlot();
         cl_program_binary_type t = CL_PROGRAM_BINARY_TYPE_NONE;
         unsigned s = ref >= 0 ? static_cast<unsigned>(ref) : 0;
-        BACKEND(backend_[s], clGetProgramBuildInfo)(backend_[s], slots()[s].device, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, nullptr);
+        backend::programBuildInfo(backend(s), slots()[s].device, CL_PROGRAM_BINARY_TYPE, t);
         return out.scalar(t);
     }
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
         size_t most = 0;
         for (unsigned s = 0; s < backend_.size(); ++s) {
             size_t v = 0;
-            BACKEND(backend_[s], clGetProgramBuildInfo)(backend_[s], slots()[s].device, param, sizeof v, &v, nullptr);
+            backend::programBuildInfo(backend(s), slots()[s].device, param, v);
             most = std::max(most, v);
         }
         return out.scalar<size_t>(most);

@@ -22,7 +22,7 @@ public:
     static Program* link(Context* context, const std::vector<Program*>& inputs, const char* options);
 
     Context* context() const { return context_.get(); }
-    cl_program backend(unsigned slot) const { return backend_[slot]; }
+    cl_program backend(unsigned slot) const { return backend_[slot].get(); }
     bool builtOn(unsigned slot) const { return status_[slot] == CL_BUILD_SUCCESS; }
     bool builtAnywhere() const;
     // Built into an executable (not only compiled or linked into a library) somewhere: kernels
@@ -57,7 +57,7 @@ private:
 
     Ref<Context> context_;
     std::string source_;
-    std::vector<cl_program> backend_;
+    std::vector<backend::Program> backend_;  // per slot
     std::vector<cl_build_status> status_;
     std::string options_;
     mutable std::mutex mutex_;

@@ -1,5 +1,7 @@
 #include "platform/objects/sampler.hpp"
 
+#include "devices/backend_objects.hpp"
+
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 
@@ -28,18 +30,15 @@ Sampler* Sampler::create(Context* context, const cl_sampler_properties* properti
     require(s->addressing_ >= CL_ADDRESS_NONE && s->addressing_ <= CL_ADDRESS_MIRRORED_REPEAT, CL_INVALID_VALUE);
     require(s->filter_ == CL_FILTER_NEAREST || s->filter_ == CL_FILTER_LINEAR, CL_INVALID_VALUE);
     for (unsigned slot = 0; slot < context->slotCount(); ++slot) {
-        cl_context c = context->backend(slot);
         cl_int err = CL_SUCCESS;
-        cl_sampler b = BACKEND(c, clCreateSampler)(c, s->normalized_, s->addressing_, s->filter_, &err);
+        backend::Sampler b = backend::sampler(context->backend(slot), s->normalized_, s->addressing_, s->filter_, &err);
         if (!b) fail(err == CL_INVALID_VALUE ? err : CL_OUT_OF_RESOURCES);
-        s->backend_.push_back(b);
+        s->backend_.push_back(std::move(b));
     }
     return guard.detach();
 }
 
-Sampler::~Sampler() {
-    for (cl_sampler b : backend_) BACKEND(b, clReleaseSampler)(b);
-}
+Sampler::~Sampler() = default;
 
 cl_int Sampler::info(cl_sampler_info param, size_t size, void* value, size_t* sizeRet) {
     InfoWriter out(size, value, sizeRet);

@@ -13,7 +13,7 @@ public:
     // otherwise nothing.
     static Sampler* create(Context* context, const cl_sampler_properties* properties, bool reportProperties);
     Context* context() const { return context_.get(); }
-    cl_sampler backend(unsigned slot) const { return backend_[slot]; }
+    cl_sampler backend(unsigned slot) const { return backend_[slot].get(); }
     cl_int info(cl_sampler_info param, size_t size, void* value, size_t* sizeRet);
 
 protected:
@@ -26,7 +26,7 @@ private:
     cl_bool normalized_ = CL_TRUE;
     cl_addressing_mode addressing_ = CL_ADDRESS_CLAMP;
     cl_filter_mode filter_ = CL_FILTER_NEAREST;
-    std::vector<cl_sampler> backend_;
+    std::vector<backend::Sampler> backend_;  // per slot
 };
 
 }  // namespace hetero

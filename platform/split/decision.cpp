@@ -1,6 +1,7 @@
 #include "platform/split/decision.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/split/config.hpp"
@@ -43,10 +44,9 @@ std::string deviceSet() {
     std::string set = std::string("Hetero ") + HETERO_VERSION_STRING + "; memory " +
                       memoryModelName(defaultMemoryModel().model);
     auto info = [](cl_device_id d, cl_device_info param) {
-        size_t n = 0;
-        if (BACKEND(d, clGetDeviceInfo)(d, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return std::string("?");
-        std::string s(n, '\0');
-        BACKEND(d, clGetDeviceInfo)(d, param, n, s.data(), nullptr);
+        std::vector<unsigned char> bytes = backend::deviceInfoBytes(d, param);
+        if (bytes.empty()) return std::string("?");
+        std::string s(bytes.begin(), bytes.end());
         s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
         return s;
     };

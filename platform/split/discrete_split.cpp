@@ -2,6 +2,7 @@
 #include "platform/split/discrete_split.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "merge/diff.hpp"
 #include "merge/merge.hpp"
 #include "merge/stream_back.hpp"
@@ -318,7 +319,7 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
 // has as each chunk is published, so it stays right when a later chunk fails.
 void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
                std::vector<uint64_t>& chunkSizes, uint64_t& sent) {
-    cl_kernel chunkKernel = r.variants->chunk[r.cpu];
+    cl_kernel chunkKernel = r.variants->chunk[r.cpu].get();
     cl_uint numArgs = static_cast<cl_uint>(r.args.size());
     // Static split (HETERO_CPU_SHARE): the GPU skips [cpuFloor, groups) from the start, so the CPU must
     // finish all of it and send it once, whatever the GPU does meanwhile. Adaptive: until the GPU ends.
@@ -410,8 +411,8 @@ std::string describeChunks(const std::vector<uint64_t>& sizes) {
 void runSides(std::shared_ptr<SplitRun> run) {
     SplitRun& r = *run;
     SplitResources& res = *r.resources;
-    cl_command_queue cpuQueue = res.slot(r.cpu).queue;
-    cl_command_queue gpuTransfer = res.slot(r.gpu).queue;
+    cl_command_queue cpuQueue = res.slot(r.cpu).queue.get();
+    cl_command_queue gpuTransfer = res.slot(r.gpu).queue.get();
     size_t bytesMoved = 0;
     std::vector<uint64_t> chunkSizes;
     uint64_t sent = r.groups;
@@ -502,8 +503,7 @@ void runSides(std::shared_ptr<SplitRun> run) {
     for (auto& t : r.targets) {
         res.pool.give(back.gpuContext, t.orig, t.bytes);
         if (streamBack && !t.withdrawn) {
-            BACKEND(t.onCpu, clRetainMemObject)(t.onCpu);
-            back.items.push_back({t.recv, t.onCpu, t.bytes});
+            back.items.push_back({t.recv, backend::Buffer::retained(t.onCpu), t.bytes});
         } else {
             res.pool.give(back.gpuContext, t.recv, t.bytes);
         }
@@ -516,8 +516,7 @@ void runSides(std::shared_ptr<SplitRun> run) {
         auto& m = r.migrations[i];
         if (!m.pooled) continue;
         if (i >= r.migrationsDone && cpuReady) {
-            BACKEND(m.onCpu, clRetainMemObject)(m.onCpu);
-            back.items.push_back({m.from, m.onCpu, m.bytes});
+            back.items.push_back({m.from, backend::Buffer::retained(m.onCpu), m.bytes});
         } else {
             res.pool.give(back.gpuContext, m.from, m.bytes);
         }
@@ -717,10 +716,10 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     // The GPU: the abortable variant over the whole NDRange.
     {
         std::lock_guard lock(r.variants->mutex);
-        cl_kernel abortKernel = r.variants->abort[r.gpu];
+        cl_kernel abortKernel = r.variants->abort[r.gpu].get();
         kernel.applyArgs(abortKernel, r.gpu, args);
         cl_uint numArgs = static_cast<cl_uint>(args.size());
-        check(BACKEND(abortKernel, clSetKernelArg)(abortKernel, numArgs, sizeof r.status, &r.status));
+        check(backend::setArg(abortKernel, numArgs, r.status));
         setVariantExtraArgs(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
         check(backend::enqueueKernel(gpuQueue, abortKernel, r.launch.dims, r.launch.hasOffset ? r.launch.offset : nullptr,
                                      r.launch.global, r.launch.local, gpuWait, r.gpuDone.receive()));

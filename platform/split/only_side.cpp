@@ -2,6 +2,7 @@
 #include "platform/split/only_side.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/variants.hpp"
@@ -45,7 +46,7 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
         noteWhole(kernel, "not splittable");
         return false;
     }
-    cl_kernel variant = gpuSide ? kv->abort[slot] : kv->chunk[slot];
+    cl_kernel variant = gpuSide ? kv->abort[slot].get() : kv->chunk[slot].get();
     if (!variant) {
         noteWhole(kernel, "its variant is missing on the slot");
         return false;
@@ -66,12 +67,11 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
             // at once. A buffer of this launch's own, released once the kernel is done with it.
             const uint32_t launchId = 1;
             cl_uint status[2] = {launchId, static_cast<cl_uint>(cut)};
-            cl_context c = kernel.context()->backend(slot);
             cl_int err = CL_SUCCESS;
-            cl_mem word = BACKEND(c, clCreateBuffer)(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof status, status, &err);
+            backend::Buffer word = backend::buffer(kernel.context()->backend(slot), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                                   sizeof status, status, &err);
             if (!word) fail(err ? err : CL_OUT_OF_RESOURCES);
-            backend::Buffer held(word);
-            check(BACKEND(variant, clSetKernelArg)(variant, numArgs, sizeof word, &word));
+            check(backend::setArg(variant, numArgs, word.get()));
             setVariantExtraArgs(variant, numArgs + 1, transform::abortExtraArgs(range, launchId));
             check(backend::enqueueKernel(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local, wait, &e));
             return e;

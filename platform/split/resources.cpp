@@ -1,6 +1,6 @@
 #include "platform/split/resources.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
 
 namespace hetero {
@@ -9,9 +9,7 @@ SplitResources::Slot& SplitResources::slot(unsigned s) {
     std::lock_guard lock(mutex);
     Slot& r = *slots[s];
     if (!r.queue) {
-        cl_context c = context->backend(s);
-        cl_int err = CL_SUCCESS;
-        r.queue = BACKEND(c, clCreateCommandQueue)(c, Device::instance()->slots()[s].device, 0, &err);
+        r.queue = backend::queue(context->backend(s), Device::instance()->slots()[s].device, 0);
         if (!r.queue) fail(CL_OUT_OF_RESOURCES);
     }
     return r;
@@ -21,8 +19,8 @@ SplitResources::~SplitResources() {
     // No clFinish (see Queue::~Queue): this may run on a backend's callback thread, when the
     // context goes with an event's last reference. The split threads that used the queue waited
     // for their work before letting go of these resources.
-    for (auto& r : slots)
-        if (r->queue) BACKEND(r->queue, clReleaseCommandQueue)(r->queue);
+    // The queues go first, before the merge kernels and pooled buffers.
+    for (auto& r : slots) r->queue.reset();
 }
 
 std::shared_ptr<SplitResources> Context::sharedSplitResources() {

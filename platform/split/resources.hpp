@@ -5,7 +5,7 @@
 #include "merge/merge.hpp"
 #include "merge/pool.hpp"
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <memory>
 #include <mutex>
@@ -17,7 +17,7 @@ class Context;
 
 struct SplitResources {
     struct Slot {
-        cl_command_queue queue = nullptr;
+        backend::Queue queue;
         merge::KernelSet mergeKernels;
     };
     Context* context;  // used only while the context lives (queues and merge kernels are made then)

@@ -1,5 +1,6 @@
 #include "platform/split/split_common.hpp"
 
+#include "devices/backend_objects.hpp"
 #include "platform/objects/platform.hpp"
 
 #include <algorithm>
@@ -9,8 +10,7 @@ namespace hetero {
 
 cl_uint computeUnits(unsigned slot) {
     cl_uint units = 1;
-    cl_device_id d = Device::instance()->slots()[slot].device;
-    BACKEND(d, clGetDeviceInfo)(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
+    backend::deviceInfo(Device::instance()->slots()[slot].device, CL_DEVICE_MAX_COMPUTE_UNITS, units);
     return std::max(1u, units);
 }
 

@@ -5,6 +5,7 @@
 #include "platform/split/split_common.hpp"
 #include "platform/split/variants.hpp"
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/engine/queue.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/split/launch_stats.hpp"
@@ -28,31 +29,25 @@ namespace hetero {
 struct UnifiedResources {
     Context* context = nullptr;
     std::mutex mutex;
-    std::vector<cl_command_queue> queues;
+    std::vector<backend::Queue> queues;
 
     cl_command_queue queue(unsigned slot) {
         std::lock_guard lock(mutex);
         if (!queues[slot]) {
-            cl_context c = context->backend(slot);
-            cl_int err = CL_SUCCESS;
-            queues[slot] = BACKEND(c, clCreateCommandQueue)(c, Device::instance()->slots()[slot].device, 0, &err);
+            queues[slot] = backend::queue(context->backend(slot), Device::instance()->slots()[slot].device, 0);
             if (!queues[slot]) fail(CL_OUT_OF_RESOURCES);
         }
-        return queues[slot];
+        return queues[slot].get();
     }
-    // No clFinish (see Queue::~Queue): the context may go on a backend's callback thread. Every
-    // launch holds the context until its work is done.
-    ~UnifiedResources() {
-        for (cl_command_queue q : queues)
-            if (q) BACKEND(q, clReleaseCommandQueue)(q);
-    }
+    // No clFinish on the queues as they go (see Queue::~Queue): the context may go on a backend's
+    // callback thread. Every launch holds the context until its work is done.
 };
 
 UnifiedResources& Context::unifiedResources() {
     std::call_once(unifiedOnce_, [this] {
         auto* r = new UnifiedResources;
         r->context = this;
-        r->queues.assign(slotCount(), nullptr);
+        r->queues.resize(slotCount());
         unified_ = std::unique_ptr<UnifiedResources, void (*)(UnifiedResources*)>(r, [](UnifiedResources* p) { delete p; });
     });
     return *unified_;
@@ -177,7 +172,7 @@ void runSide(UnifiedRun& r, Side side) {
     };
     try {
         cl_command_queue queue = r.context->unifiedResources().queue(slot);
-        cl_kernel chunkKernel = r.variants->chunk[slot];
+        cl_kernel chunkKernel = r.variants->chunk[slot].get();
         const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
         // What the launch waited for (earlier writes, the command's wait list on this slot).
         auto& before = r.before[side];

@@ -3,7 +3,7 @@
 #include "platform/split/decision.hpp"
 #include "platform/split/history_store.hpp"
 
-#include "devices/backend_call.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/split/config.hpp"
 #include "platform/support/log.hpp"
@@ -13,25 +13,16 @@
 
 namespace hetero {
 
-ProgramVariants::~ProgramVariants() {
-    for (cl_program p : programs)
-        if (p) BACKEND(p, clReleaseProgram)(p);
-}
-
 void ProgramVariants::build(Context* context) {
-    std::vector<cl_program> built;
-    const char* text = source.c_str();
+    std::vector<backend::Program> built;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_context c = context->backend(s);
         cl_device_id d = Device::instance()->slots()[s].device;
-        cl_int err = CL_SUCCESS;
-        cl_program p = BACKEND(c, clCreateProgramWithSource)(c, 1, &text, nullptr, &err);
-        if (p && BACKEND(p, clBuildProgram)(p, 1, &d, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        backend::Program p = backend::programFromSource(context->backend(s), source);
+        if (p && backend::build(p.get(), d, options.c_str()) != CL_SUCCESS) {
             HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
-            BACKEND(p, clReleaseProgram)(p);
-            p = nullptr;
+            p.reset();
         }
-        built.push_back(p);
+        built.push_back(std::move(p));
     }
     programs = std::move(built);  // read by others only once state_ says Built
     state_.store(State::Built, std::memory_order_release);
@@ -67,13 +58,6 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
     state_.store(State::Building);
     building_ = tail;
     return tail;
-}
-
-KernelVariants::~KernelVariants() {
-    for (cl_kernel k : chunk)
-        if (k) BACKEND(k, clReleaseKernel)(k);
-    for (cl_kernel k : abort)
-        if (k) BACKEND(k, clReleaseKernel)(k);
 }
 
 bool splittingConfigured() {
@@ -119,21 +103,18 @@ bool KernelVariants::ready() {
     if (ready_.load()) return true;
     const std::string& name = analysis->name;
     for (size_t slot = 0; slot < program->programs.size(); ++slot) {
-        cl_program p = program->programs[slot];
-        cl_kernel chunkKernel = nullptr, abortKernel = nullptr;
+        cl_program p = program->programs[slot].get();
+        backend::Kernel chunkKernel, abortKernel;
         if (p) {
-            cl_int err;
-            chunkKernel = BACKEND(p, clCreateKernel)(p, (name + "__hetero_chunk").c_str(), &err);
-            abortKernel = BACKEND(p, clCreateKernel)(p, (name + "__hetero_abort").c_str(), &err);
+            chunkKernel = backend::kernel(p, name + "__hetero_chunk");
+            abortKernel = backend::kernel(p, name + "__hetero_abort");
         }
         size_t fixed[3] = {0, 0, 0};
-        if (chunkKernel &&
-            BACKEND(chunkKernel, clGetKernelWorkGroupInfo)(chunkKernel, Device::instance()->slots()[slot].device,
-                                                           CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof fixed, fixed,
-                                                           nullptr) == CL_SUCCESS)
+        if (chunkKernel && backend::kernelWorkGroupInfo(chunkKernel.get(), Device::instance()->slots()[slot].device,
+                                                        CL_KERNEL_COMPILE_WORK_GROUP_SIZE, fixed) == CL_SUCCESS)
             fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
-        chunk.push_back(chunkKernel);
-        abort.push_back(abortKernel);
+        chunk.push_back(std::move(chunkKernel));
+        abort.push_back(std::move(abortKernel));
     }
     ready_.store(true, std::memory_order_release);
     return true;
@@ -141,7 +122,7 @@ bool KernelVariants::ready() {
 
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {
     for (size_t i = 0; i < extra.size(); ++i)
-        check(BACKEND(k, clSetKernelArg)(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
+        check(backend::setArg(k, first + static_cast<cl_uint>(i), extra[i].size, extra[i].value.data()));
 }
 
 }  // namespace hetero

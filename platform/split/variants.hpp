@@ -2,6 +2,7 @@
 // built on every slot. The one hook through which programs and kernels take part in splitting.
 #pragma once
 
+#include "devices/backend_call.hpp"
 #include "platform/engine/event_tail.hpp"
 #include "transform/transform.hpp"
 
@@ -25,8 +26,7 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     std::string historyKey;            // the program in auto mode's history (history_store::programKey)
     std::string source;                // the variants program (transform::makeVariants)
     std::string options;               // the application's build options
-    std::vector<cl_program> programs;  // per slot once built; nullptr where the variants did not build
-    ~ProgramVariants();
+    std::vector<backend::Program> programs;  // per slot once built; empty where the variants did not build
 
     bool built() const { return state_.load(std::memory_order_acquire) == State::Built; }
     // Builds on every slot, on this thread (eager builds).
@@ -48,12 +48,11 @@ private:
 struct KernelVariants {
     std::shared_ptr<ProgramVariants> program;  // keeps analysis and programs alive
     const transform::KernelAnalysis* analysis = nullptr;
-    std::vector<cl_kernel> chunk;  // K__hetero_chunk per slot (nullptr: not available); once ready()
-    std::vector<cl_kernel> abort;  // K__hetero_abort per slot; once ready()
+    std::vector<backend::Kernel> chunk;  // K__hetero_chunk per slot (empty: not available); once ready()
+    std::vector<backend::Kernel> abort;  // K__hetero_abort per slot; once ready()
     bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split
     std::string historyKey;           // the kernel in auto mode's history: program's key + "/" + name
     std::mutex mutex;              // held while a launch sets arguments and enqueues
-    ~KernelVariants();
     // True once chunk and abort exist (made here the first time the program's variants are built);
     // they never change afterwards.
     bool ready();
