@@ -2,6 +2,7 @@
 #include "platform/memory/discrete_storage.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/memory/host_memory.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/error.hpp"
@@ -53,21 +54,20 @@ cl_mem DiscreteStorage::createBackendMem(unsigned slot) {
         desc.image_row_pitch = 0;
         desc.image_slice_pitch = 0;
         desc.mem_object = nullptr;
-        c.mem = BACKEND(ctx, clCreateImage)(ctx, CL_MEM_READ_WRITE, &image_.format, &desc, nullptr, &err);
+        c.mem = backend::image(ctx, CL_MEM_READ_WRITE, image_.format, desc, nullptr, &err).release();
     } else if (static_cast<int>(slot) == aliasSlot_) {
         // PoCL computes in CL_MEM_USE_HOST_PTR memory in place (its device pointer is the host
         // pointer; page alignment satisfies every CL_DEVICE_MEM_BASE_ADDR_ALIGN), so this copy
         // and the host copy are one.
-        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err);
+        c.mem = backend::buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err).release();
         if (c.mem) {
             hostMemory_->hold();
             // Without the backend's word the memory is never freed: a leak rather than a use after free.
-            if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, HostMemory::backendBufferGone, hostMemory_) !=
-                CL_SUCCESS)
+            if (backend::whenFreed(c.mem, HostMemory::backendBufferGone, hostMemory_) != CL_SUCCESS)
                 HETERO_LOG(Warn, "slot %u cannot report when a buffer is gone; its host memory is kept", slot);
         }
     } else {
-        c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE, bytes_, nullptr, &err);
+        c.mem = backend::buffer(ctx, CL_MEM_READ_WRITE, bytes_, nullptr, &err).release();
     }
     if (!c.mem) {
         HETERO_LOG(Warn, "allocating %zu bytes on slot %u failed: %s", bytes_, slot, errorName(err));

@@ -118,7 +118,7 @@ protected:
     void releaseCopies();
 
     struct Copy {
-        cl_mem mem = nullptr;
+        cl_mem mem = nullptr;      // raw: released by releaseCopies() only after its views (devices/view_lock.hpp)
         uint64_t version = 0;
         backend::Event ready;      // backend event after which `mem` holds `version`
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known

@@ -2,6 +2,7 @@
 #include "platform/memory/unified_storage.hpp"
 
 #include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 #include "platform/objects/platform.hpp"
@@ -78,14 +79,14 @@ cl_mem UnifiedStorage::createBackendMem(unsigned slot) {
     Copy& c = copies_[slot];
     cl_context ctx = context_->backend(slot);
     cl_int err = CL_SUCCESS;
-    c.mem = BACKEND(ctx, clCreateBuffer)(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err);
+    c.mem = backend::buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes_, host(), &err).release();
     if (!c.mem) {
         HETERO_LOG(Warn, "a %zu-byte buffer on host memory failed on slot %u: %s", bytes_, slot, errorName(err));
         fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
     }
     ++memory_->holders;
     // Without the backend's word the memory is never freed: a leak rather than a use after free.
-    if (BACKEND(c.mem, clSetMemObjectDestructorCallback)(c.mem, backendBufferGone, memory_) != CL_SUCCESS)
+    if (backend::whenFreed(c.mem, backendBufferGone, memory_) != CL_SUCCESS)
         HETERO_LOG(Warn, "slot %u cannot report when a buffer is gone; its host memory is kept", slot);
     return c.mem;
 }
