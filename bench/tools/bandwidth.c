@@ -184,8 +184,7 @@ int main(int argc, char** argv) {
         printf("bandwidth: no platform %s\n", want ? want : "at all");
         return 1;
     }
-    if (clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_GPU, 1, &s.device, NULL) != CL_SUCCESS &&
-        clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_ALL, 1, &s.device, NULL) != CL_SUCCESS) {
+    if (!(s.device = firstDevice(s.platform))) {
         printf("bandwidth: platform \"%s\" has no device\n", s.name);
         return 1;
     }

@@ -21,13 +21,10 @@ HETERO_* variables of the caller are not passed on (bench/runner/configs.py).
 """
 
 import argparse
-import os
 import re
-import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runner.configs import Config  # noqa: E402  (the bench runner's environments)
+from tool_support import Config, native_platform, run_tool, tool_path  # noqa: E402
 
 LINE = re.compile(r'^bandwidth platform="[^"]*" mode=(\S+) direction=(\S+) bytes=(\d+) ms=([0-9.]+) '
                   r'gbps=([0-9.]+)(?: wall_ms=([0-9.]+))?$')
@@ -47,26 +44,13 @@ def configs_for(native_platform):
     ]
 
 
-def native_platform(tool):
-    listed = subprocess.run([tool, "--list"], capture_output=True, text=True,
-                            env=Config("n", "", "", "").environment(os.environ, "."))
-    return "NVIDIA" if "NVIDIA" in listed.stdout else "Portable"
-
-
 def run(tool, config, modes, build, sizes, reps):
     """{(column, direction, bytes): (gbps, wall_ms or None)}"""
     command = [tool, "--platform", config.platform, "--modes", modes, "--sizes", sizes, "--reps", str(reps)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=3600,
-                          env=config.environment(os.environ, build))
     found = {}
-    for line in done.stdout.splitlines():
-        m = LINE.match(line.strip())
-        if m:
-            wall = float(m.group(6)) if m.group(6) else None
-            found[(m.group(1), m.group(2), int(m.group(3)))] = (float(m.group(5)), wall)
-    if done.returncode != 0 or not found:
-        sys.stderr.write("%s: exit %d\n%s%s" % (config.name, done.returncode, done.stdout[-2000:],
-                                                done.stderr[-2000:]))
+    for m in run_tool(command, config, build, LINE, timeout=3600):
+        wall = float(m.group(6)) if m.group(6) else None
+        found[(m.group(1), m.group(2), int(m.group(3)))] = (float(m.group(5)), wall)
     return found
 
 
@@ -76,9 +60,7 @@ def main():
     parser.add_argument("--sizes", default="1,2,4,8,16,32,64,128,256", help="MiB, comma separated")
     parser.add_argument("--reps", type=int, default=5, help="repetitions per size (median)")
     args = parser.parse_args()
-    tool = os.path.join(os.path.abspath(args.build), "bench", "bandwidth")
-    if not os.path.exists(tool):
-        sys.exit("%s is missing: build the project first (cmake --build %s)" % (tool, args.build))
+    tool = tool_path(args.build, "bandwidth")
     native = native_platform(tool)
     columns = []  # (title, key in results)
     results = {}

@@ -23,15 +23,12 @@ runner does (bench/runner/configs.py); HETERO_* variables of the caller are not 
 
 import argparse
 import glob
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runner.configs import Config  # noqa: E402  (the bench runner's environments)
+from tool_support import Config, native_platform, run_tool, tool_path  # noqa: E402
 
 PATTERNS = ("plain", "event", "profiling", "profiling+event", "all-args")
 LINE = re.compile(r'^launch_cost platform="[^"]*" pattern=(\S+) launches=\d+ enqueue_us=([0-9.]+) '
@@ -60,28 +57,12 @@ def configs_for(native_platform):
     ]
 
 
-def native_platform(tool):
-    listed = subprocess.run([tool, "--list"], capture_output=True, text=True,
-                            env=Config("n", "", "", "").environment(os.environ, "."))
-    return "NVIDIA" if "NVIDIA" in listed.stdout else "Portable"
-
-
 def run_once(tool, config, build, launches, patterns, prefix=()):
     """One process: {pattern: (enqueue_us, total_us)}."""
     rounds = ["--rounds", "1"] if prefix else []  # under callgrind: one measured round
     command = list(prefix) + [tool, "--platform", config.platform, "--launches", str(launches)] + rounds + [
                               "--patterns", ",".join(patterns)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900,
-                          env=config.environment(os.environ, build))
-    found = {}
-    for line in done.stdout.splitlines():
-        m = LINE.match(line.strip())
-        if m:
-            found[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-    if not found:
-        sys.stderr.write("%s: no result (exit %d)\n%s%s" % (config.name, done.returncode,
-                                                           done.stdout[-2000:], done.stderr[-2000:]))
-    return found
+    return {m.group(1): (float(m.group(2)), float(m.group(3))) for m in run_tool(command, config, build, LINE)}
 
 
 def time_table(tool, configs, build, launches, rounds, patterns):
@@ -121,8 +102,7 @@ def callgrind_table(tool, configs, build, launches, patterns):
                 prefix = ["valgrind", "--tool=callgrind", "--separate-threads=yes",
                           "--toggle-collect=launch_loop", "--callgrind-out-file=%s/cg.%%p" % out]
                 # One measured round of `launches` after the warm-up round.
-                command_launches = launches
-                found = run_once(tool, c, build, command_launches, [p], prefix=prefix + [])
+                found = run_once(tool, c, build, launches, [p], prefix=prefix)
                 counts = []
                 for path in glob.glob(out + "/cg.*"):
                     with open(path) as f:
@@ -152,9 +132,7 @@ def main():
                         help="comma separated names among the defaults for this machine")
     parser.add_argument("--callgrind", action="store_true", help="instructions per launch instead of time")
     args = parser.parse_args()
-    tool = os.path.join(os.path.abspath(args.build), "bench", "launch_cost")
-    if not os.path.exists(tool):
-        sys.exit("%s is missing: build the project first (cmake --build %s)" % (tool, args.build))
+    tool = tool_path(args.build, "launch_cost")
     configs = configs_for(native_platform(tool))
     if args.configs:
         wanted = [n.strip() for n in args.configs.split(",")]

@@ -146,8 +146,10 @@ int main(int argc, char** argv) {
         printf("split_cost: no platform %s\n", want ? want : "at all");
         return 1;
     }
-    if (clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_GPU, 1, &s.device, NULL) != CL_SUCCESS)
-        check(clGetDeviceIDs(s.platform, CL_DEVICE_TYPE_ALL, 1, &s.device, NULL), "clGetDeviceIDs");
+    if (!(s.device = firstDevice(s.platform))) {
+        printf("split_cost: platform \"%s\" has no device\n", s.name);
+        return 1;
+    }
     cl_int err = CL_SUCCESS;
     s.context = clCreateContext(NULL, 1, &s.device, NULL, NULL, &err);
     check(err, "clCreateContext");

@@ -32,11 +32,9 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runner.configs import Config  # noqa: E402  (the bench runner's environments)
+from tool_support import Config, native_platform, run_tool, tool_path  # noqa: E402
 
 LINE = re.compile(r'^split_cost platform="[^"]*" kernel=(\S+) mib=(\d+) reps=\d+ ms=([0-9.]+) min_ms=[0-9.]+ '
                   r'check=(\S+)(?: splits=([0-9.]+) cpu_groups=([0-9.]+) moved_mb=([0-9.]+))?$')
@@ -61,27 +59,14 @@ def configs_for(native_platform):
     return native, hetero
 
 
-def native_platform(tool):
-    listed = subprocess.run([tool, "--list"], capture_output=True, text=True,
-                            env=Config("n", "", "", "").environment(os.environ, "."))
-    return "NVIDIA" if "NVIDIA" in listed.stdout else "Portable"
-
-
 def run_once(tool, config, build, args):
     """One process: {(kernel, mib): (ms, check, splits, cpu_groups, moved_mb)}."""
     command = [tool, "--platform", config.platform, "--reps", str(args.reps), "--sizes", args.sizes,
                "--kernels", args.kernels, "--iterations", str(args.iterations)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=900,
-                          env=config.environment(os.environ, build))
     found = {}
-    for line in done.stdout.splitlines():
-        m = LINE.match(line.strip())
-        if m:
-            counters = tuple(float(x) for x in m.group(5, 6, 7)) if m.group(5) else (None, None, None)
-            found[(m.group(1), int(m.group(2)))] = (float(m.group(3)), m.group(4)) + counters
-    if not found or done.returncode:
-        sys.stderr.write("%s: exit %d\n%s%s" % (config.name, done.returncode, done.stdout[-2000:],
-                                                done.stderr[-2000:]))
+    for m in run_tool(command, config, build, LINE):
+        counters = tuple(float(x) for x in m.group(5, 6, 7)) if m.group(5) else (None, None, None)
+        found[(m.group(1), int(m.group(2)))] = (float(m.group(3)), m.group(4)) + counters
     return found
 
 
@@ -97,9 +82,7 @@ def main():
     args = parser.parse_args()
     named = [b for b in args.build.split(",") if b]
     builds = [os.path.abspath(b) for b in named]
-    tool = os.path.join(builds[0], "bench", "split_cost")
-    if not os.path.exists(tool):
-        sys.exit("%s is missing: build the project first (cmake --build %s)" % (tool, builds[0]))
+    tool = tool_path(builds[0], "split_cost")
     on_gpu = native_platform(tool) == "NVIDIA"
     native, hetero = configs_for("NVIDIA" if on_gpu else "Portable")
     if args.configs:

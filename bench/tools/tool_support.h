@@ -52,3 +52,11 @@ static inline cl_platform_id findPlatform(const char* want, int list, char* name
     }
     return found;
 }
+
+// The platform's first GPU, else its first device of any kind; null when it has none.
+static inline cl_device_id firstDevice(cl_platform_id platform) {
+    cl_device_id d = NULL;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &d, NULL) == CL_SUCCESS) return d;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &d, NULL) == CL_SUCCESS) return d;
+    return NULL;
+}

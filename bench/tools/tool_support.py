@@ -1,0 +1,37 @@
+"""What the bench tools' Python drivers (bandwidth.py, launch_cost.py, split_cost.py) share: the bench
+runner's environments, the tool's path in a build, the native platform, and one run of a tool."""
+
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from runner.configs import Config  # noqa: E402,F401  (the bench runner's environments)
+
+
+def tool_path(build, name):
+    """build/bench/<name>, or exit saying the project must be built first."""
+    tool = os.path.join(os.path.abspath(build), "bench", name)
+    if not os.path.exists(tool):
+        sys.exit("%s is missing: build the project first (cmake --build %s)" % (tool, build))
+    return tool
+
+
+def native_platform(tool):
+    """The platform native runs use: NVIDIA where the machine has it, else PoCL."""
+    listed = subprocess.run([tool, "--list"], capture_output=True, text=True,
+                            env=Config("n", "", "", "").environment(os.environ, "."))
+    return "NVIDIA" if "NVIDIA" in listed.stdout else "Portable"
+
+
+def run_tool(command, config, build, line, timeout=900):
+    """One process of a tool in `config`'s environment (Hetero from `build`): the matches of the
+    compiled pattern `line` among its output lines. A failed run, or one with no match, is reported
+    on stderr with the end of its output."""
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          env=config.environment(os.environ, build))
+    matches = [m for m in (line.match(text.strip()) for text in done.stdout.splitlines()) if m]
+    if done.returncode != 0 or not matches:
+        sys.stderr.write("%s: exit %d%s\n%s%s" % (config.name, done.returncode, "" if matches else ", no result",
+                                                  done.stdout[-2000:], done.stderr[-2000:]))
+    return matches
