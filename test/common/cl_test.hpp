@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,13 @@ struct Env {
         return out;
     }
 };
+
+// A comment line naming `test` and the time: a program source nobody built before (Hetero keeps
+// what it learned and built per source, also across processes).
+inline std::string nonce(const char* test) {
+    return "// " + std::string(test) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+           "\n";
+}
 
 template <class T>
 void setArg(cl_kernel k, cl_uint index, const T& value) {

@@ -12,10 +12,10 @@
 #include <chrono>
 #include <string>
 #include <thread>
-#include <vector>
 
 using cltest::Counters;
 using cltest::Env;
+using cltest::nonce;
 using cltest::setArg;
 
 namespace {
@@ -39,7 +39,7 @@ struct EightOutputs {
     cl_kernel kernel;
     cl_mem out[8];
     explicit EightOutputs(Env& e, const std::string& nonce) : env(e) {
-        program = env.build("// " + nonce + "\n" + kEightOutputs);
+        program = env.build(nonce + kEightOutputs);
         kernel = env.kernel(program, "eight");
         for (int i = 0; i < 8; ++i) {
             out[i] = env.buffer(CL_MEM_READ_WRITE, kItems * sizeof(cl_int));
@@ -84,10 +84,6 @@ void launchThenBlockingRead(Env& env, EightOutputs& k, int round,
     CHECK(status == CL_COMPLETE);
     CHECK(value == round);
     clReleaseEvent(launched);
-}
-
-std::string nonce(const char* test) {
-    return std::string(test) + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
 }
 
 }  // namespace
@@ -164,7 +160,7 @@ TEST_CASE("a launch that runs whole right after a split launch is complete only 
     // complete while the split before it still streams its results back.
     Env env;
     EightOutputs k(env, nonce("direct"));
-    cl_program whole = env.build("// " + nonce("direct whole") + R"(
+    cl_program whole = env.build(nonce("direct whole") + R"(
 __kernel void tally(__global const int* in, __global int* sum) {
     atomic_add(sum, in[get_global_id(0)] > 0 ? 1 : 0);
 })");
@@ -195,45 +191,4 @@ __kernel void tally(__global const int* in, __global int* sum) {
     clReleaseMemObject(sum);
     clReleaseKernel(tally);
     clReleaseProgram(whole);
-}
-
-TEST_CASE("an input brought to the CPU in pieces is whole there", "[migration]") {
-    // `fill` uses a global atomic, so it never splits: it runs on the GPU slot, and the CPU's copy of
-    // `in` is stale after it. The split of `twice` then brings that copy over in 1 MiB pieces
-    // (platform/split/discrete_split.cpp) before its CPU chunks read it.
-    Env env;
-    cl_program program = env.build("// " + nonce("pieces") + R"(
-__kernel void fill(__global int* in, int round, __global int* count) {
-    size_t i = get_global_id(0);
-    in[i] = (int)i * round;
-    if (i == 0) atomic_inc(count);
-}
-__kernel void twice(__global const int* in, __global int* out) { size_t i = get_global_id(0); out[i] = 2 * in[i] + 1; })");
-    cl_kernel fill = env.kernel(program, "fill");
-    cl_kernel twice = env.kernel(program, "twice");
-    const size_t n = (3u << 20) / sizeof(cl_int) + 1024;  // three pieces and a bit
-    cl_mem in = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
-    cl_mem out = env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int));
-    cl_mem count = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
-    setArg(fill, 0, in);
-    setArg(fill, 2, count);
-    setArg(twice, 0, in);
-    setArg(twice, 1, out);
-    for (int round = 1; round <= 4; ++round) {
-        setArg(fill, 1, round);
-        size_t global = n, local = 64;
-        REQUIRE(clEnqueueNDRangeKernel(env.queue, fill, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
-        REQUIRE(clEnqueueNDRangeKernel(env.queue, twice, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
-        auto result = env.read<cl_int>(out, n);
-        size_t wrong = 0;
-        for (size_t i = 0; i < n; ++i) wrong += result[i] != 2 * static_cast<cl_int>(i) * round + 1;
-        INFO("round " << round);
-        CHECK(wrong == 0);
-    }
-    clReleaseMemObject(in);
-    clReleaseMemObject(out);
-    clReleaseMemObject(count);
-    clReleaseKernel(fill);
-    clReleaseKernel(twice);
-    clReleaseProgram(program);
 }

@@ -16,6 +16,7 @@
 
 using cltest::Counters;
 using cltest::Env;
+using cltest::nonce;
 using cltest::setArg;
 
 namespace {
@@ -23,11 +24,6 @@ namespace {
 
 constexpr size_t kItems = 64 * 64;  // 64 work-groups of 64
 constexpr size_t kLocal = 64;
-
-std::string nonce(const char* test) {
-    return std::string("// ") + test + " " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-           "\n";
-}
 
 cl_uint stepValue(cl_uint src, cl_uint round, size_t i) { return src * 2u + round + static_cast<cl_uint>(i % 5); }
 
@@ -254,5 +250,47 @@ __kernel void total(__global const uint* in, __global uint* sum) {
     clReleaseMemObject(sumBuf);
     clReleaseKernel(slow);
     clReleaseKernel(total);
+    clReleaseProgram(program);
+}
+
+TEST_CASE("an input brought to the CPU in pieces is whole there", "[alternate]") {
+    // `fill` uses a global atomic, so it never splits: it runs on the GPU slot, and the CPU's copy of
+    // `in` is stale after it. The split of `twice` then brings that copy over in 1 MiB pieces
+    // (platform/split/discrete_split.cpp) before its CPU chunks read it; every 2nd split's CPU does
+    // every work-group, so a wrong piece shows in the result.
+    Env env;
+    cl_program program = env.build(nonce("pieces") + R"(
+__kernel void fill(__global int* in, int round, __global int* count) {
+    size_t i = get_global_id(0);
+    in[i] = (int)i * round;
+    if (i == 0) atomic_inc(count);
+}
+__kernel void twice(__global const int* in, __global int* out) { size_t i = get_global_id(0); out[i] = 2 * in[i] + 1; })");
+    cl_kernel fill = env.kernel(program, "fill");
+    cl_kernel twice = env.kernel(program, "twice");
+    const size_t n = (3u << 20) / sizeof(cl_int) + 1024;  // three pieces and a bit
+    cl_mem in = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+    cl_mem out = env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_int));
+    cl_mem count = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    setArg(fill, 0, in);
+    setArg(fill, 2, count);
+    setArg(twice, 0, in);
+    setArg(twice, 1, out);
+    for (int round = 1; round <= 4; ++round) {
+        setArg(fill, 1, round);
+        size_t global = n, local = 64;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, fill, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, twice, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        auto result = env.read<cl_int>(out, n);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; ++i) wrong += result[i] != 2 * static_cast<cl_int>(i) * round + 1;
+        INFO("round " << round);
+        CHECK(wrong == 0);
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseMemObject(count);
+    clReleaseKernel(fill);
+    clReleaseKernel(twice);
     clReleaseProgram(program);
 }
