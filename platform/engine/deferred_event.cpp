@@ -6,11 +6,7 @@
 
 namespace hetero {
 
-DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(queue), holdQueue_(backend::Queue::retained(queue)) {}
-
-DeferredEvent::~DeferredEvent() {
-    marker_.reset();  // before the queue it was made on (holdQueue_ releases the queue after)
-}
+DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(backend::Queue::retained(queue)) {}
 
 bool DeferredEvent::stillOpen() {
     std::lock_guard lock(mutex_);
@@ -28,15 +24,15 @@ cl_event DeferredEvent::get() {
     std::lock_guard lock(mutex_);  // held across the enqueue: stillOpen() answers before or after it
     if (made_) return marker_.get();
     made_ = true;
-    cl_int err = backend::enqueueMarker(queue_, {}, marker_.receive());
+    cl_int err = backend::enqueueMarker(queue_.get(), {}, marker_.receive());
     if (err == CL_SUCCESS) {
-        backend::flush(queue_);
+        backend::flush(queue_.get());
         return marker_.get();
     }
     // No marker: wait for the queue itself, so that whoever asked still sees the truth.
     HETERO_LOG(Warn, "a marker was refused (%d); waiting for the queue instead", err);
     marker_.release();  // a refused enqueue leaves nothing to release
-    err = backend::finish(queue_);
+    err = backend::finish(queue_.get());
     complete_ = true;
     status_ = err == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     return nullptr;

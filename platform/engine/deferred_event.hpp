@@ -17,11 +17,11 @@ class DeferredEvent {
 public:
     // Holds a reference to `queue`: a memory object may outlive the Hetero queue that wrote it.
     explicit DeferredEvent(cl_command_queue queue);
-    ~DeferredEvent();
+    ~DeferredEvent() = default;
     DeferredEvent(const DeferredEvent&) = delete;
     DeferredEvent& operator=(const DeferredEvent&) = delete;
 
-    cl_command_queue queue() const { return queue_; }
+    cl_command_queue queue() const { return queue_.get(); }
 
     // For a command just enqueued on queue(): true if it may share this object, i.e. no marker was
     // made yet (one made from now on comes after the command). Else it needs a new one.
@@ -40,8 +40,7 @@ public:
     void sawComplete(cl_int status);
 
 private:
-    cl_command_queue queue_;
-    backend::Queue holdQueue_;  // queue_'s reference, given up after the marker's
+    backend::Queue queue_;  // declared before marker_: its reference is given up after the marker's
     std::mutex mutex_;
     backend::Event marker_;
     bool made_ = false;
