@@ -15,7 +15,7 @@ void CL_CALLBACK runCompletion(cl_event, cl_int status, void* data) {
 
 bool whenComplete(cl_event e, std::function<void(cl_int)> fn) {
     auto* held = new Completion(std::move(fn));
-    if (BACKEND(e, clSetEventCallback)(e, CL_COMPLETE, runCompletion, held) == CL_SUCCESS) return true;
+    if (onComplete(e, runCompletion, held) == CL_SUCCESS) return true;
     delete held;
     return false;
 }

@@ -8,8 +8,25 @@ void setErr(cl_int* err, cl_int value) {
     if (err) *err = value;
 }
 
-// A string answer without its terminating NULs.
-std::string trimmed(std::string s) {
+// A variable-size answer: `query(size, value, sizeRet)` asked for the size, then the value. The
+// query's error; `out` empty on one.
+template <class Bytes, class Query>
+cl_int asked(Bytes& out, Query query) {
+    out.clear();
+    size_t n = 0;
+    cl_int err = query(0, nullptr, &n);
+    if (err != CL_SUCCESS || n == 0) return err;
+    out.resize(n);
+    err = query(n, out.data(), nullptr);
+    if (err != CL_SUCCESS) out.clear();
+    return err;
+}
+
+// A string answer without its terminating NULs; empty when there is none.
+template <class Query>
+std::string askedString(Query query) {
+    std::string s;
+    asked(s, query);
     while (!s.empty() && s.back() == '\0') s.pop_back();
     return s;
 }
@@ -111,19 +128,13 @@ Program link(cl_context context, cl_device_id device, const char* options, const
 }
 
 std::string programInfoString(cl_program program, cl_program_info param) {
-    size_t n = 0;
-    if (BACKEND(program, clGetProgramInfo)(program, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
-    std::string s(n, '\0');
-    BACKEND(program, clGetProgramInfo)(program, param, n, s.data(), nullptr);
-    return trimmed(std::move(s));
+    return askedString([&](size_t n, void* v, size_t* ret) { return BACKEND(program, clGetProgramInfo)(program, param, n, v, ret); });
 }
 
 std::string programBuildInfoString(cl_program program, cl_device_id device, cl_program_build_info param) {
-    size_t n = 0;
-    if (BACKEND(program, clGetProgramBuildInfo)(program, device, param, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
-    std::string s(n, '\0');
-    BACKEND(program, clGetProgramBuildInfo)(program, device, param, n, s.data(), nullptr);
-    return trimmed(std::move(s));
+    return askedString([&](size_t n, void* v, size_t* ret) {
+        return BACKEND(program, clGetProgramBuildInfo)(program, device, param, n, v, ret);
+    });
 }
 
 std::vector<unsigned char> programBinary(cl_program program) {
@@ -150,33 +161,23 @@ Kernel cloneKernel(cl_kernel source, cl_int* err) {
 }
 
 std::string kernelInfoString(cl_kernel kernel, cl_kernel_info param) {
-    size_t n = 0;
-    BACKEND(kernel, clGetKernelInfo)(kernel, param, 0, nullptr, &n);
-    std::string s(n, '\0');
-    if (n) BACKEND(kernel, clGetKernelInfo)(kernel, param, n, s.data(), nullptr);
-    return trimmed(std::move(s));
+    return askedString([&](size_t n, void* v, size_t* ret) { return BACKEND(kernel, clGetKernelInfo)(kernel, param, n, v, ret); });
 }
 
 cl_int kernelArgInfoBytes(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param, std::vector<unsigned char>& out) {
-    size_t n = 0;
-    cl_int err = BACKEND(kernel, clGetKernelArgInfo)(kernel, index, param, 0, nullptr, &n);
-    if (err != CL_SUCCESS) return err;
-    out.assign(n, 0);
-    if (n) BACKEND(kernel, clGetKernelArgInfo)(kernel, index, param, n, out.data(), nullptr);
-    return CL_SUCCESS;
+    return asked(out, [&](size_t n, void* v, size_t* ret) {
+        return BACKEND(kernel, clGetKernelArgInfo)(kernel, index, param, n, v, ret);
+    });
 }
 
 std::vector<unsigned char> deviceInfoBytes(cl_device_id device, cl_device_info param) {
-    size_t n = 0;
-    if (BACKEND(device, clGetDeviceInfo)(device, param, 0, nullptr, &n) != CL_SUCCESS) return {};
-    std::vector<unsigned char> v(n);
-    if (n && BACKEND(device, clGetDeviceInfo)(device, param, n, v.data(), nullptr) != CL_SUCCESS) return {};
+    std::vector<unsigned char> v;
+    asked(v, [&](size_t n, void* value, size_t* ret) { return BACKEND(device, clGetDeviceInfo)(device, param, n, value, ret); });
     return v;
 }
 
 std::string deviceInfoString(cl_device_id device, cl_device_info param) {
-    auto b = deviceInfoBytes(device, param);
-    return trimmed(std::string(b.begin(), b.end()));
+    return askedString([&](size_t n, void* v, size_t* ret) { return BACKEND(device, clGetDeviceInfo)(device, param, n, v, ret); });
 }
 
 }  // namespace hetero::backend

@@ -44,11 +44,8 @@ std::string deviceSet() {
     std::string set = std::string("Hetero ") + HETERO_VERSION_STRING + "; memory " +
                       memoryModelName(defaultMemoryModel().model);
     auto info = [](cl_device_id d, cl_device_info param) {
-        std::vector<unsigned char> bytes = backend::deviceInfoBytes(d, param);
-        if (bytes.empty()) return std::string("?");
-        std::string s(bytes.begin(), bytes.end());
-        s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-        return s;
+        std::string s = backend::deviceInfoString(d, param);
+        return s.empty() ? std::string("?") : s;
     };
     for (const auto& s : Device::instance()->slots())
         set += "; slot " + std::to_string(s.index) + ": " + s.platformName + " | " + s.deviceName + " | " +
