@@ -4,6 +4,7 @@
 // events have named operations of their own (backend_commands.hpp).
 #pragma once
 
+#include "devices/call_count.hpp"
 #include "devices/view_lock.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/object.hpp"
@@ -17,7 +18,7 @@
 // need it, under the shared view lock (devices/view_lock.hpp), except calls that wait.
 #define BACKEND(object, function)                                                                   \
     (::hetero::backend::Call<decltype((object)->dispatch->function), ::hetero::backend::waits(#function)>{ \
-        (object)->dispatch->function})
+        (object)->dispatch->function, (object)->dispatch, #function})
 
 namespace hetero {
 namespace backend {
@@ -28,8 +29,11 @@ constexpr bool waits(std::string_view function) { return function == "clWaitForE
 template <class Fn, bool Waits>
 struct Call {
     Fn fn;
+    const void* dispatch;
+    const char* name;
     template <class... Args>
     auto operator()(Args&&... args) const -> decltype(fn(std::forward<Args>(args)...)) {
+        if (countingCalls()) countCall(dispatch, name);
         if (Waits || !viewsLocked()) return fn(std::forward<Args>(args)...);
         SharedCall hold;
         return fn(std::forward<Args>(args)...);

@@ -83,7 +83,7 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
 }
 
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
-                     std::string& why) {
+                     const char*& why) {
     const auto& params = kv.analysis->params;
     if (params.size() != args.size()) {
         why = "analysis and kernel disagree on the parameters";
@@ -96,7 +96,7 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
         }
         if (!args[i].mem || !params[i].mayWrite) continue;
         if (params[i].storeSizes.size() != 1) {
-            why = "parameter " + params[i].name + " is written through several element sizes";
+            why = "a parameter is written through several element sizes";
             return false;
         }
         size_t size = params[i].storeSizes[0];
@@ -167,7 +167,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     std::vector<Written> written;
     bool splittable = writtenStorages(*kv, args, written, d.why);
     if (splittable && h.split && discreteSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
-        d.why = std::to_string(kMaxDiscreteSplitsInFlight) + " split launches are still in flight";
+        d.why = "the most split launches allowed are still in flight";
         splittable = false;
     }
     if (!splittable) {

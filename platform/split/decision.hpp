@@ -20,7 +20,7 @@ struct SplitDecision {
     std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
     unsigned gpuSlot = 0, cpuSlot = 0;
-    std::string why;  // for the log: why not split
+    const char* why = "";  // why not split (a literal: no allocation on the launch path)
     // The launch would have split, but the kernel's variants are still being built: it runs whole
     // and completes only after that build (Submission::tails).
     std::shared_ptr<Tail> variantsBuilding;
@@ -35,7 +35,7 @@ struct Written {
 };
 // The written storages of a launch; false (and `why`) when it cannot be split (H2, H5).
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
-                     std::string& why);
+                     const char*& why);
 
 // Reads auto mode's history of this device set once (history_store.hpp), and has it written back
 // when the process exits, so that a program's next run starts where this one ended. Called when a

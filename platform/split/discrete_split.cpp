@@ -609,7 +609,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.launchId = nextLaunchId++;
     r.cpuUnits = computeUnits(r.cpu);
     std::vector<Written> written;
-    std::string why;
+    const char* why = "";
     if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
 
     SplitResources& res = *r.resources;
