@@ -2,6 +2,7 @@
 #include "platform/objects/kernel.hpp"
 
 #include "devices/backend_objects.hpp"
+#include "platform/observe/counters.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/split/variants.hpp"
@@ -40,6 +41,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     backend::kernelInfo(k->backend(ref), CL_KERNEL_NUM_ARGS, k->numArgs_);
     k->args_.resize(k->numArgs_);
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
+    k->acceptedSize_.assign(k->backend_.size(), std::vector<size_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
     k->readLaunchLimits();
     k->readArgQualifiers();
@@ -67,6 +69,7 @@ Kernel* Kernel::clone(Kernel* source) {
         k->args_ = source->args_;
     }
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));  // clones hold them, unknown to us
+    k->acceptedSize_.assign(k->backend_.size(), std::vector<size_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->readLaunchLimits();
     k->qualifiers_ = source->qualifiers_;
@@ -141,17 +144,21 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
         if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr)
             require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
         // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
-        // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses).
-        // What they were given is then what a launch would give them (applyArgs).
+        // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses),
+        // unless it accepted a value of this size before (acceptedSize_): then the next launch on
+        // the slot gives it (applyArgs), and clSetKernelArg costs no backend call.
         std::lock_guard argsLock(argsMutex_);
         std::lock_guard launchLock(launchMutex_);
         for (size_t slot = 0; slot < backend_.size(); ++slot) {
-            cl_kernel b = backend(static_cast<unsigned>(slot));
-            if (!b) continue;
+            const auto s = static_cast<unsigned>(slot);
+            cl_kernel b = backend(s);
+            if (!b || (value && acceptedBefore(s, index, size))) continue;
             applied_[slot][index] = 0;
+            counters::add(counters::BackendKernelArgs);
             cl_int err = backend::setArg(b, index, size, value);
             if (err != CL_SUCCESS) fail(err);
             applied_[slot][index] = arg.stamp;
+            if (value) acceptedSize_[slot][index] = size;
         }
         std::swap(args_[index], arg);  // the old one goes after the locks
         return;
@@ -225,6 +232,7 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
         if ((*applied)[i] == stamp && stamp != 0) return;
         (*applied)[i] = 0;  // unknown until the backend took it
     }
+    counters::add(counters::BackendKernelArgs);
     cl_int err;
     if (mem) {
         cl_mem m = mem->backendMem(slot);
@@ -237,6 +245,14 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
     }
     if (err != CL_SUCCESS) fail(err);
     if (applied) (*applied)[i] = stamp;
+}
+
+bool Kernel::acceptedBefore(unsigned slot, cl_uint index, size_t size) const {
+    if (acceptedSize_[slot][index] != size) return false;
+    // A handle-sized value for an argument that may be a pointer: the backend also judges the
+    // value (a handle of its own, or not), so it is asked every time.
+    const cl_kernel_arg_address_qualifier q = qualifiers_[index];
+    return size != sizeof(cl_mem) || q == CL_KERNEL_ARG_ADDRESS_PRIVATE;
 }
 
 cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet) {

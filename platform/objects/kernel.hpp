@@ -111,6 +111,12 @@ private:
     // Per slot, per argument: the stamp of what backend_[slot] was given last (0: unknown).
     // Under launchMutex_.
     std::vector<std::vector<uint64_t>> applied_;
+    // Per slot, per argument: the size of a by-value argument backend_[slot] accepted (0: none yet).
+    // A backend judges such an argument by its size alone, so a new value of an accepted size
+    // waits for the next launch on the slot instead of costing a backend call on every slot now
+    // (a loop that changes a scalar before each launch would pay it once per slot per launch).
+    // Under launchMutex_.
+    std::vector<std::vector<size_t>> acceptedSize_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;
     size_t requiredLocal_[3] = {0, 0, 0};
@@ -123,6 +129,8 @@ private:
     // kernel's stamps, null for a variant) says it already has it.
     void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,
                   Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied);
+    // Whether a by-value argument of `size` for `index` can wait for the next launch on `slot`.
+    bool acceptedBefore(unsigned slot, cl_uint index, size_t size) const;
 };
 
 }  // namespace hetero

@@ -23,7 +23,8 @@ static_assert(BytesHostToDevice == CL_HETERO_BYTES_HOST_TO_DEVICE && BytesDevice
                   LaunchesSplitUnified == CL_HETERO_LAUNCHES_SPLIT_UNIFIED && WorkGroupsTotal == CL_HETERO_WORK_GROUPS_TOTAL &&
                   WorkGroupsCpu == CL_HETERO_WORK_GROUPS_CPU && NsHostToDevice == CL_HETERO_NS_HOST_TO_DEVICE &&
                   NsDeviceToHost == CL_HETERO_NS_DEVICE_TO_HOST && PinnedBytesAllocated == CL_HETERO_PINNED_BYTES_ALLOCATED &&
-                  PinnedReuses == CL_HETERO_PINNED_REUSES && HostCopiesUnpinned == CL_HETERO_HOST_COPIES_UNPINNED,
+                  PinnedReuses == CL_HETERO_PINNED_REUSES && HostCopiesUnpinned == CL_HETERO_HOST_COPIES_UNPINNED &&
+                      BackendKernelArgs == CL_HETERO_BACKEND_KERNEL_ARGS,
               "the extension's indices are the counters' own");
 
 // Logs every counter when the library goes (exit, or unload by the loader).
@@ -57,7 +58,8 @@ const char* name(Counter c) {
     static const char* const names[kCount] = {
         "bytes_host_to_device", "bytes_device_to_host", "bytes_between_devices", "merges",  "launches_whole",
         "launches_split_discrete", "launches_split_unified", "work_groups_total", "work_groups_cpu",
-        "ns_host_to_device", "ns_device_to_host", "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned"};
+        "ns_host_to_device", "ns_device_to_host", "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned",
+        "backend_kernel_args"};
     return c < kCount ? names[c] : "unknown";
 }
 

@@ -25,6 +25,7 @@ enum Counter : unsigned {
     PinnedBytesAllocated,    // page-locked memory newly pinned for host copies (platform/memory/pinned_pool.hpp)
     PinnedReuses,            // host copies given a pinned block kept from an earlier buffer
     HostCopiesUnpinned,      // host copies in ordinary memory because pinning failed or the budget was spent
+    BackendKernelArgs,       // arguments given to backend kernels (clSetKernelArg calls into a backend)
     kCount
 };
 

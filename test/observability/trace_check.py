@@ -21,7 +21,8 @@ MIB = 1 << 20
 COUNTERS = ("bytes_host_to_device", "bytes_device_to_host", "bytes_between_devices", "merges",
             "launches_whole", "launches_split_discrete", "launches_split_unified",
             "work_groups_total", "work_groups_cpu", "ns_host_to_device", "ns_device_to_host",
-            "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned")
+            "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned",
+            "backend_kernel_args")
 
 
 def run(program, env):

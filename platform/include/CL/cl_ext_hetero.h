@@ -27,7 +27,8 @@ extern "C" {
 #define CL_HETERO_PINNED_BYTES_ALLOCATED    11  /* page-locked memory pinned for host copies */
 #define CL_HETERO_PINNED_REUSES             12  /* host copies that reused a kept pinned block */
 #define CL_HETERO_HOST_COPIES_UNPINNED      13  /* host copies in ordinary memory (pinning failed, budget spent) */
-#define CL_HETERO_COUNTER_COUNT             14
+#define CL_HETERO_BACKEND_KERNEL_ARGS       14  /* arguments given to backend kernels (their clSetKernelArg calls) */
+#define CL_HETERO_COUNTER_COUNT             15
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when
