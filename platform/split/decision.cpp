@@ -10,6 +10,8 @@
 #include "platform/objects/platform.hpp"
 #include "platform/split/history_store.hpp"
 #include "platform/split/launch_timing.hpp"
+#include "platform/split/launch_stats.hpp"
+#include "platform/split/split_common.hpp"
 
 #include <cstdlib>
 #include <mutex>
@@ -29,8 +31,11 @@ LaunchSize sizeKey(const LaunchGeometry& l) {
 // What a split of the launch would move between the devices, for auto mode's model: in discrete
 // memory the written objects' results back to the CPU, and as much again for the CPU's chunks and
 // stale inputs. Walks the arguments only (no allocation: it runs at every decision).
-LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args) {
+LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args,
+                     const LaunchGeometry& launch, unsigned gpuSlot) {
     LaunchCost cost;
+    cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+    cost.gpuComputeUnits = computeUnits(gpuSlot);
     if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
@@ -158,7 +163,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     h.split = true;
     if (splitMode() != SplitMode::Always && share < 0) {
         pollLaunchTimings();
-        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args));
+        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args, launch, preferredSlot));
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
             return d;

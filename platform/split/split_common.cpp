@@ -5,13 +5,22 @@
 
 #include <algorithm>
 #include <chrono>
+#include <vector>
 
 namespace hetero {
 
 cl_uint computeUnits(unsigned slot) {
-    cl_uint units = 1;
-    backend::deviceInfo(Device::instance()->slots()[slot].device, CL_DEVICE_MAX_COMPUTE_UNITS, units);
-    return std::max(1u, units);
+    // Asked of the backends once: the slots are fixed for the process, and launches ask on their way.
+    static const std::vector<cl_uint>* units = [] {
+        auto* v = new std::vector<cl_uint>;  // never destroyed: split threads may ask during exit
+        for (const auto& s : Device::instance()->slots()) {
+            cl_uint n = 1;
+            backend::deviceInfo(s.device, CL_DEVICE_MAX_COMPUTE_UNITS, n);
+            v->push_back(std::max(1u, n));
+        }
+        return v;
+    }();
+    return slot < units->size() ? (*units)[slot] : 1;
 }
 
 double splitClock() {

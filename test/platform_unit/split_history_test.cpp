@@ -261,6 +261,28 @@ TEST_CASE("split history: the bytes a split would move count against it", "[spli
     CHECK(h.decide("k", size(1024)).split);  // without them it may
 }
 
+TEST_CASE("split history: a launch the GPU runs in one go is never timed or split", "[split_history][model]") {
+    SplitHistory h;
+    loaded(h);
+    // 16 work-groups on 132 compute units (gesummv at STANDARD on the H100): the GPU's part takes
+    // as long whatever the CPU takes, however long the launch.
+    LaunchCost fits;
+    fits.workGroups = 16;
+    fits.gpuComputeUnits = 132;
+    unsigned timed = 0, splits = 0;
+    for (int i = 0; i < 2000; ++i) {
+        SplitHistory::Decision d = h.decide("k", size(4096), fits);
+        timed += d.timeWhole, splits += d.split;
+        if (d.timeWhole) h.recordWhole("k", size(4096), 100 * kMs);
+    }
+    CHECK(timed == 0);
+    CHECK(splits == 0);
+    // One more work-group than compute units: as any launch whose time is not known, timed first.
+    LaunchCost fills = fits;
+    fills.workGroups = 133;
+    CHECK(h.decide("k", size(8192), fills).timeWhole);
+}
+
 TEST_CASE("split history: the history read back decides as the one written", "[split_history][store]") {
     Simulation sim;  // a kernel whose split wins: 10 ms whole, 4 ms split
     sim.run(40, 10 * kMs, 4 * kMs);
