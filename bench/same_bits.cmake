@@ -22,6 +22,11 @@ endfunction()
 
 run_once("native PoCL" native "" Portable)
 run_once("Hetero" hetero "${CMAKE_COMMAND};-E;env;${hetero_env};--" Hetero)
+# NVIDIA rounds differently from PoCL (docs/hazards.md, H7): with it among the slots only the
+# program's own check applies.
+if(HETERO_ENV MATCHES "HETERO_DEVICES=[^|]*nvidia")
+  return()
+endif()
 if(NOT native STREQUAL hetero)
   message(FATAL_ERROR "Hetero's results differ from PoCL's: digest ${hetero}, PoCL's ${native}")
 endif()
