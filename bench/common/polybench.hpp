@@ -9,6 +9,8 @@
 //
 // (one line in reality). result is PASS or FAIL; with --no-check it is UNCHECKED and
 // max_rel_err=nan. Exit code: 0 PASS (or UNCHECKED), 1 FAIL, 2 error (bad arguments, OpenCL error).
+// With --digest a second line `polybench digest=<16 hex digits>` follows: a hash of the bits of every
+// result array the check compared, so that two runs can be shown bit-identical (bench/same_bits.cmake).
 #pragma once
 
 #include <CL/cl.h>
@@ -18,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -33,6 +36,7 @@ struct Options {
   cl_device_type deviceType = CL_DEVICE_TYPE_DEFAULT;
   int repeat = 1;                 // the timed phase runs this often; the minimum is reported
   bool check = true;              // compare against the host reference
+  bool digest = false;            // print the digest of the compared results (resultDigest)
 };
 
 inline const char* errorName(cl_int code) {
@@ -121,12 +125,13 @@ inline const char* errorName(cl_int code) {
 inline void printUsage(const char* program) {
   std::printf(
       "usage: %s [--size MINI|SMALL|STANDARD|LARGE|EXTRALARGE] [--platform NAME]\n"
-      "          [--device gpu|cpu|accelerator|all|default] [--repeat N] [--no-check] [--help]\n"
+      "          [--device gpu|cpu|accelerator|all|default] [--repeat N] [--no-check] [--digest] [--help]\n"
       "  --size      dataset size (default STANDARD = the PolyBench/GPU default size)\n"
       "  --platform  use the first platform whose name contains NAME (default: the first platform)\n"
       "  --device    device type to ask the platform for (default: default)\n"
       "  --repeat    run the timed phase N times and report the fastest (default 1)\n"
-      "  --no-check  skip the comparison with the sequential host reference\n",
+      "  --no-check  skip the comparison with the sequential host reference\n"
+      "  --digest    also print a hash of the bits of the compared results\n",
       program);
 }
 
@@ -174,6 +179,8 @@ inline Options parseArgs(int argc, char** argv) {
       options.repeat = static_cast<int>(n);
     } else if (arg == "--no-check") {
       options.check = false;
+    } else if (arg == "--digest") {
+      options.digest = true;
     } else {
       usageError(program, "unknown argument '" + arg + "'");
     }
@@ -379,12 +386,26 @@ inline double seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+// The digest of the result arrays compared so far (--digest): the sum of each array's FNV-1a hash of
+// its bytes, a sum so that the order in which a program's check compares its arrays does not count.
+inline uint64_t& resultDigest() {
+  static uint64_t digest = 0;
+  return digest;
+}
+inline void addToDigest(const float* actual, size_t n) {
+  uint64_t hash = 14695981039346656037ull;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(actual);
+  for (size_t i = 0; i < n * sizeof(float); ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+  resultDigest() += hash;
+}
+
 // The largest relative difference |expected - actual| / |expected| over n elements, in the manner of
 // The largest |expected - actual| over the array, relative to the array's largest |expected|: for
 // programs where rounding alone (FMA contraction or not) moves small elements past an element-wise
 // threshold, the error against the data's scale is what tells a wrong result from a right one.
 // A NaN or an infinity on either side gives +infinity.
 inline double normwiseRelativeError(const float* expected, const float* actual, size_t n) {
+  addToDigest(actual, n);
     double difference = 0, scale = 0;
     for (size_t i = 0; i < n; ++i) {
         if (!std::isfinite(expected[i]) || !std::isfinite(actual[i])) return std::numeric_limits<double>::infinity();
@@ -398,6 +419,7 @@ inline double normwiseRelativeError(const float* expected, const float* actual, 
 // (their relative error would be noise), and a small term keeps the division finite. NaN or an
 // infinity on only one side gives +infinity.
 inline double maxRelativeError(const float* expected, const float* actual, size_t n) {
+  addToDigest(actual, n);
   constexpr double smallValue = 0.01;
   double worst = 0.0;
   for (size_t i = 0; i < n; ++i) {
@@ -426,6 +448,7 @@ inline void report(const char* benchmark, const Options& options, const Cl& cl, 
       "max_rel_err=%s result=%s\n",
       benchmark, options.size.c_str(), cl.platformName.c_str(), cl.deviceName.c_str(),
       kernelSeconds * 1e3, totalSeconds * 1e3, error, result);
+  if (options.digest) std::printf("polybench digest=%016llx\n", static_cast<unsigned long long>(resultDigest()));
   std::fflush(stdout);
 }
 
