@@ -248,7 +248,7 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
 }
 
 bool Kernel::acceptedBefore(unsigned slot, cl_uint index, size_t size) const {
-    if (acceptedSize_[slot][index] != size) return false;
+    if (size == 0 || acceptedSize_[slot][index] != size) return false;  // 0: none accepted yet
     // A handle-sized value for an argument that may be a pointer: the backend also judges the
     // value (a handle of its own, or not), so it is asked every time.
     const cl_kernel_arg_address_qualifier q = qualifiers_[index];

@@ -133,6 +133,11 @@ TEST_CASE("direct launches: a scalar changed before every launch costs one backe
     CHECK(allEqual(env.read<cl_int>(v, n), launches * (launches + 1) / 2));
     // A wrong size is still refused at once, though every slot took this argument before.
     CHECK(clSetKernelArg(add, 1, 2, &zero[0]) == CL_INVALID_ARG_SIZE);
+    CHECK(clSetKernelArg(add, 1, 0, &zero[0]) == CL_INVALID_ARG_SIZE);
+    // Size 0 for an argument no backend took a value for yet (found by fuzz.api.split).
+    cl_kernel fresh = p.kernel("mark");
+    CHECK(clSetKernelArg(fresh, 1, 0, &zero[0]) == CL_INVALID_ARG_SIZE);
+    clReleaseKernel(fresh);
     const cl_ulong whole = after[CL_HETERO_LAUNCHES_WHOLE] - before[CL_HETERO_LAUNCHES_WHOLE];
     const cl_ulong given = after[CL_HETERO_BACKEND_KERNEL_ARGS] - before[CL_HETERO_BACKEND_KERNEL_ARGS];
     if (whole == cl_ulong(launches)) {
