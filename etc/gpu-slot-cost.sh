@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# On the GPU machine: what each part of the default device costs launch-heavy programs, in one call
+# of the device tool. Runs PolyBench programs natively and through Hetero in configurations that add
+# one thing at a time (one GPU slot; GPU + PoCL with nothing split; two NVIDIA slots; without pinned
+# memory; ...), interleaved program by program over several rounds (the machine is noisy), and prints
+# the minimum kernel time of each. How session 12 found that a PoCL slot, not a second slot, costs
+# adi and convolution-3d a third of their time (docs/results/h100-session12).
+#   source .device/env.sh && etc/gpu-slot-cost.sh [programs] [rounds] [size]
+# NATIVE_PLATFORM (default NVIDIA), DEVICE_TYPE (default gpu), SLOT_COST_BUILD (a build to use).
+# Extra configurations: SLOT_COST_EXTRA="name=ENV=VALUE ENV=VALUE;name2=..." (e.g. a diagnostic switch).
+# Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run.
+set -uo pipefail
+programs=${1:-adi,convolution-3d,jacobi-1d,lu}
+rounds=${2:-3}
+size=${3:-STANDARD}
+out=${OUT:-/tmp/hetero-out}; mkdir -p "$out"
+build=${SLOT_COST_BUILD:-/tmp/hetero-slot-cost}  # an existing build is used as it is configured
+native=${NATIVE_PLATFORM:-NVIDIA}; device=${DEVICE_TYPE:-gpu}
+[ -f $build/CMakeCache.txt ] || cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DHETERO_BUILD_TESTS=OFF >/dev/null
+cmake --build $build -j"$(nproc)" 2>&1 | grep -E "error:"
+lib=$build/icd/libHeteroOpenCL.so.1
+configs=(
+  "native="
+  "held=HETERO_DEVICES=gpu"
+  "split-off=HETERO_SPLIT=off"
+  "default="
+  "two-nvidia-slots=HETERO_SPLIT=off HETERO_DEVICES=nvidia:0,nvidia:0"
+  "unpinned=HETERO_SPLIT=off HETERO_PINNED_BUDGET=0"
+  "no-view-lock=HETERO_SPLIT=off HETERO_BACKEND_VIEW_LOCK=off"
+)
+IFS=';' read -r -a extra <<< "${SLOT_COST_EXTRA:-}"
+configs+=("${extra[@]}")
+for r in $(seq "$rounds"); do
+  for p in ${programs//,/ }; do
+    for c in "${configs[@]}"; do
+      name=${c%%=*}; settings=${c#*=}
+      [ -z "$name" ] && continue
+      if [ "$name" = native ]; then
+        o=$($build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat 10 --size "$size" 2>&1)
+      else
+        # shellcheck disable=SC2086
+        o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings \
+              $build/bench/polybench-$p --platform Hetero --device $device --no-check --repeat 10 --size "$size" 2>&1)
+      fi
+      echo "round=$r program=$p config=$name $(echo "$o" | grep -o 'kernel_ms=[0-9.]*')"
+    done
+  done
+done | tee "$out/slot_cost.txt" | tail -n 3
+python3 - "$out/slot_cost.txt" <<'PY'
+import sys, collections
+runs = collections.defaultdict(list)
+order = []
+for line in open(sys.argv[1]):
+    f = dict(x.split('=', 1) for x in line.split() if '=' in x)
+    if 'kernel_ms' not in f: continue
+    if f['config'] not in order: order.append(f['config'])
+    runs[(f['program'], f['config'])].append(float(f['kernel_ms']))
+programs = sorted({p for p, _ in runs})
+print('min kernel_ms over rounds (each the min of --repeat 10); ratio to native in brackets')
+print('%-16s' % 'config' + ''.join('%22s' % p for p in programs))
+for c in order:
+    cells = []
+    for p in programs:
+        v, n = runs.get((p, c)), runs.get((p, 'native'))
+        cells.append('%22s' % ('-' if not v else '%.3f (%.2fx)' % (min(v), min(v) / min(n)) if n else '%.3f' % min(v)))
+    print('%-16s' % c + ''.join(cells))
+PY
