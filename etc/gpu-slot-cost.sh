@@ -27,6 +27,7 @@ configs=(
   "two-nvidia-slots=HETERO_SPLIT=off HETERO_DEVICES=nvidia:0,nvidia:0"
   "unpinned=HETERO_SPLIT=off HETERO_PINNED_BUDGET=0"
   "no-view-lock=HETERO_SPLIT=off HETERO_BACKEND_VIEW_LOCK=off"
+  "writes-direct=HETERO_SPLIT=off HETERO_TEST_WRITES_DIRECT=1"
 )
 IFS=';' read -r -a extra <<< "${SLOT_COST_EXTRA:-}"
 configs+=("${extra[@]}")

@@ -5,6 +5,7 @@
 #include "devices/backend_objects.hpp"
 #include "platform/memory/host_memory.hpp"
 #include "platform/observe/counters.hpp"
+#include "platform/support/config.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 #include "platform/engine/queue.hpp"
@@ -200,6 +201,14 @@ void DiscreteStorage::prepareHostOverwrite() {
     host();
     // Until the write that overwrites it is recorded, the old contents are gone from here.
     setHostVersion(kNoVersion);
+}
+
+bool DiscreteStorage::testWritesDirect() {
+    static const bool on = [] {
+        auto v = config::get("HETERO_TEST_WRITES_DIRECT", "test_writes_direct");
+        return v && *v == "1";
+    }();
+    return on;
 }
 
 void DiscreteStorage::hostCopyReadUntil(cl_event sent) {

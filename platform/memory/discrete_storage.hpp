@@ -33,7 +33,10 @@ public:
     // An application's write of every byte goes through the host copy when that is the CPU slot's
     // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
     // write runs on (from pinned memory where it is), so that it is current on both at once.
-    bool writesThroughHostCopy() const { return aliasSlot_ >= 0; }
+    // HETERO_TEST_WRITES_DIRECT=1 (measuring only) turns it off: writes go straight to their slot as
+    // with no CPU slot, and no completion callback waits on the GPU's transfer (docs/results/h100-session12).
+    bool writesThroughHostCopy() const { return aliasSlot_ >= 0 && !testWritesDirect(); }
+    static bool testWritesDirect();
     // Before the host overwrites every byte of the host copy: whatever still uses it is done.
     void prepareHostOverwrite();
     // A transfer reads the host copy until `sent` (an event of any slot) completes: the memory is
