@@ -122,47 +122,22 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
             arg.sampler = WeakRef<Sampler>(s);
         }
     }
+    if (!arg.mem && !arg.sampler) {
+        setValueArg(index, size, value);
+        return;
+    }
     {
-        // Loops often set every argument before every launch: one set to what it already is
-        // changes nothing (the backends keep it, and launches need not give it again).
+        // Loops often set every argument before every launch: one set to the object it already
+        // names changes nothing (the backends keep it, and launches need not give it again).
         std::lock_guard lock(argsMutex_);
         const StoredKernelArg& now = args_[index];
-        const bool sameValue = !arg.mem && !arg.sampler && !now.mem && !now.sampler &&
-                               (value ? now.value.size() == size && std::memcmp(now.value.data(), value, size) == 0
-                                      : now.value.empty());
         if (now.set && now.size == size &&
-            (sameValue || (arg.mem && now.mem && now.mem.sameObject(arg.mem)) ||
+            ((arg.mem && now.mem && now.mem.sameObject(arg.mem)) ||
              (arg.sampler && now.sampler && now.sampler.sameObject(arg.sampler))))
             return;
     }
     arg.stamp = ++lastStamp;  // only for a change: a shared counter, and loops set unchanged arguments
     const cl_kernel_arg_address_qualifier q = qualifiers_[index];  // 0: not known, not checked
-    if (!arg.mem && !arg.sampler) {
-        if (value) arg.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
-        // A global/constant pointer takes one of our memory objects or NULL; any other handle-sized
-        // value must not reach the backend, which would take it for one of its own objects.
-        if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr)
-            require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
-        // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
-        // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses),
-        // unless it accepted a value of this size before (acceptedSize_): then the next launch on
-        // the slot gives it (applyArgs), and clSetKernelArg costs no backend call.
-        std::lock_guard argsLock(argsMutex_);
-        std::lock_guard launchLock(launchMutex_);
-        for (size_t slot = 0; slot < backend_.size(); ++slot) {
-            const auto s = static_cast<unsigned>(slot);
-            cl_kernel b = backend(s);
-            if (!b || (value && acceptedBefore(s, index, size))) continue;
-            applied_[slot][index] = 0;
-            counters::add(counters::BackendKernelArgs);
-            cl_int err = backend::setArg(b, index, size, value);
-            if (err != CL_SUCCESS) fail(err);
-            applied_[slot][index] = arg.stamp;
-            if (value) acceptedSize_[slot][index] = size;
-        }
-        std::swap(args_[index], arg);  // the old one goes after the locks
-        return;
-    }
     // A memory object for an argument: check it really is a pointer/image/sampler argument. The
     // backends get it at the next launch, as the slot's backend memory object.
     const bool pointer = q == CL_KERNEL_ARG_ADDRESS_GLOBAL || q == CL_KERNEL_ARG_ADDRESS_CONSTANT;
@@ -171,6 +146,48 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     if (arg.sampler && q != 0) require(!pointer, CL_INVALID_MEM_OBJECT);
     std::lock_guard lock(argsMutex_);
     std::swap(args_[index], arg);
+}
+
+void Kernel::setValueArg(cl_uint index, size_t size, const void* value) {
+    const cl_kernel_arg_address_qualifier q = qualifiers_[index];  // 0: not known, not checked
+    // A global/constant pointer takes one of our memory objects or NULL; any other handle-sized
+    // value must not reach the backend, which would take it for one of its own objects.
+    if (value && size == sizeof(cl_mem) && *static_cast<void* const*>(value) != nullptr)
+        require(q != CL_KERNEL_ARG_ADDRESS_GLOBAL && q != CL_KERNEL_ARG_ADDRESS_CONSTANT, CL_INVALID_MEM_OBJECT);
+    StoredKernelArg old;  // what the argument named before, let go of after the locks
+    std::lock_guard argsLock(argsMutex_);
+    StoredKernelArg& now = args_[index];
+    // Loops often set every argument before every launch: one set to what it already is changes
+    // nothing (the backends keep it, and launches need not give it again).
+    if (now.set && now.size == size && !now.mem && !now.sampler &&
+        (value ? now.value.size() == size && std::memcmp(now.value.data(), value, size) == 0 : now.value.empty()))
+        return;
+    const uint64_t stamp = ++lastStamp;
+    // Let the backends judge sizes and kinds they know (local size 0, wrong value size, ...):
+    // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses),
+    // unless it accepted a value of this size before (acceptedSize_): then the next launch on
+    // the slot gives it (applyArgs), and clSetKernelArg costs no backend call.
+    std::lock_guard launchLock(launchMutex_);
+    for (size_t slot = 0; slot < backend_.size(); ++slot) {
+        const auto s = static_cast<unsigned>(slot);
+        cl_kernel b = backend(s);
+        if (!b || (value && acceptedBefore(s, index, size))) continue;
+        applied_[slot][index] = 0;
+        counters::add(counters::BackendKernelArgs);
+        cl_int err = backend::setArg(b, index, size, value);
+        if (err != CL_SUCCESS) fail(err);
+        applied_[slot][index] = stamp;
+        if (value) acceptedSize_[slot][index] = size;
+    }
+    // Set in place: a loop that changes a scalar before every launch reuses the value's storage.
+    if (now.mem || now.sampler) std::swap(now, old);
+    now.set = true;
+    now.size = size;
+    now.stamp = stamp;
+    if (value)
+        now.value.assign(static_cast<const unsigned char*>(value), static_cast<const unsigned char*>(value) + size);
+    else
+        now.value.clear();
 }
 
 void Kernel::requireArgsSet() const {

@@ -129,6 +129,9 @@ private:
     // kernel's stamps, null for a variant) says it already has it.
     void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,
                   Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied);
+    // clSetKernelArg of a value (no memory object or sampler): checked, given to the backends that
+    // have to judge it, and stored.
+    void setValueArg(cl_uint index, size_t size, const void* value);
     // Whether a by-value argument of `size` for `index` can wait for the next launch on `slot`.
     bool acceptedBefore(unsigned slot, cl_uint index, size_t size) const;
 };
