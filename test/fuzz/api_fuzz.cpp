@@ -15,8 +15,11 @@
 // Environment: HETERO_FUZZ_SEED (default: random, printed), HETERO_FUZZ_SECONDS (default 20),
 // HETERO_FUZZ_THREADS (default 3; 1 makes a seed repeat exactly the same sequence),
 // HETERO_FUZZ_MAX_OPS (per thread, default unbounded), HETERO_FUZZ_SKIP (operations left out, by
-// name, comma separated), HETERO_FUZZ_VERBOSE (print every operation), HETERO_FUZZ_STALL_SECONDS (the watchdog's limit, default 180).
+// name, comma separated), HETERO_FUZZ_VERBOSE (print every operation), HETERO_FUZZ_STALL_SECONDS (the watchdog's limit, default 180),
+// HETERO_FUZZ_TEST_STALL (tests only: every thread waits on a user event nobody sets, so the watchdog
+// fires; fuzz.api.watchdog-stacks checks what it prints).
 #include "fuzz_support.hpp"
+#include "thread_stacks.hpp"
 
 #include <CL/cl_icd.h>
 
@@ -26,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <pthread.h>
 #include <thread>
 #include <unordered_map>
 
@@ -1039,8 +1043,21 @@ const Op kOps[] = {
     {"query", opQuery, 10},                     {"release", opRelease, 10},
 };
 
+// HETERO_FUZZ_TEST_STALL: a hang the watchdog must report with this function on the thread's stack.
+// Counts one operation on entry, so that the watchdog's limit runs from here.
+[[gnu::noinline]] void waitOnAUserEventNobodySets(Thread& t) {
+    t.progress.current.store("waiting on a user event nobody sets (HETERO_FUZZ_TEST_STALL)");
+    cl_int err;
+    cl_event never = clCreateUserEvent(t.s.ctxA, &err);
+    t.checkSuccess(err, "clCreateUserEvent");
+    t.progress.ops.fetch_add(1);
+    clWaitForEvents(1, &never);
+    failRun(t.index, t.progress.ops.load(), "clWaitForEvents returned for a user event nobody set");
+}
+
 void runThread(Shared& s, unsigned index, uint64_t seed, Progress& progress, std::chrono::steady_clock::time_point end,
                uint64_t maxOps) {
+    pthread_setname_np(pthread_self(), ("fuzz " + std::to_string(index)).c_str());  // in the watchdog's stacks
     Thread t(s, index, seed, progress);
     cl_int err;
     t.queues.push_back({clCreateCommandQueueWithProperties(s.ctxA, s.device, nullptr, &err), s.ctxA});
@@ -1054,6 +1071,7 @@ void runThread(Shared& s, unsigned index, uint64_t seed, Progress& progress, std
     const char* skipList = std::getenv("HETERO_FUZZ_SKIP");
     const bool verbose = std::getenv("HETERO_FUZZ_VERBOSE") != nullptr;
     std::string skip = std::string(",") + (skipList ? skipList : "") + ",";
+    if (std::getenv("HETERO_FUZZ_TEST_STALL")) waitOnAUserEventNobodySets(t);
     std::vector<unsigned> weights;
     unsigned total = 0;
     for (auto& op : kOps) {
@@ -1159,8 +1177,10 @@ int main() {
     const auto stallLimit = std::chrono::seconds(envNumber("HETERO_FUZZ_STALL_SECONDS", 180));
     std::vector<Progress> progress(threads);
     crash_report::install(progress.data(), progress.size(), seed);
+    thread_stacks::prepare();
     std::atomic<bool> finished{false};
     std::thread watchdog([&] {
+        pthread_setname_np(pthread_self(), "fuzz watchdog");
         std::vector<uint64_t> last(threads, 0);
         auto lastChange = std::chrono::steady_clock::now();
         while (!finished.load()) {
@@ -1185,7 +1205,8 @@ int main() {
                              static_cast<unsigned long long>(s.destructorsRun.load()),
                              static_cast<unsigned long long>(s.destructorsRegistered.load()), contextDestructorsRun.load());
                 std::fflush(stderr);
-                std::abort();  // a core dump shows where every thread waits
+                thread_stacks::printAll(stderr, std::chrono::seconds(1));
+                std::abort();  // and a core dump, where enabled
             }
         }
     });
