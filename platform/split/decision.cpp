@@ -31,11 +31,8 @@ LaunchSize sizeKey(const LaunchGeometry& l) {
 // What a split of the launch would move between the devices, for auto mode's model: in discrete
 // memory the written objects' results back to the CPU, and as much again for the CPU's chunks and
 // stale inputs. Walks the arguments only (no allocation: it runs at every decision).
-LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args,
-                     const LaunchGeometry& launch, unsigned gpuSlot) {
-    LaunchCost cost;
-    cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
-    cost.gpuComputeUnits = computeUnits(gpuSlot);
+// `cost` comes with the launch's work-groups and the GPU slot's compute units.
+LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args, LaunchCost cost) {
     if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
@@ -162,8 +159,17 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     SplitHistory::Decision h;
     h.split = true;
     if (splitMode() != SplitMode::Always && share < 0) {
+        // A launch the GPU runs in one go cannot gain (LaunchCost::fitsGpuAtOnce): known before
+        // the history is asked, and launch-heavy programs (adi, jacobi-1d) launch many such.
+        LaunchCost fits;
+        fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+        fits.gpuComputeUnits = computeUnits(preferredSlot);
+        if (fits.fitsGpuAtOnce()) {
+            d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
+            return d;
+        }
         pollLaunchTimings();
-        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args, launch, preferredSlot));
+        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args, fits));
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
             return d;

@@ -66,9 +66,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     if (s.timing && s.launches - s.timingSince > kTimingLost) s.timing = false;
     const bool loading = !k.launchedHere;  // its time would include loading the kernel
     k.launchedHere = true;
-    // Cannot gain, and more data cannot change that; unless a split of it was measured faster
-    // (measurements win over the model).
-    if (cost.fitsGpuAtOnce() && !(s.split >= 0 && s.split < s.whole)) return d;
+    if (cost.fitsGpuAtOnce()) return d;  // cannot gain, and more data cannot change that
     // Running whole takes the size's measured time, else the kernel's time per work-item there.
     const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
     const bool mayGain = whole < 0 || gainBoundLocked(k, whole, cost) > 0;
