@@ -13,7 +13,8 @@ usage: test/cts/run_cts.sh [options] SUITE[:CASE,CASE...] ...
 options:
   --cts DIR       where the CTS binaries are (default $HETERO_CTS_DIR); searched recursively
   --build DIR     Hetero's build directory (default: build/ of this checkout)
-  --configs LIST  comma list of native,one,split,split-eager (default native,one,split)
+  --configs LIST  comma list of native,one,split,split-eager (default native,one,split-eager:
+                  split-eager is the configuration whose launches really split)
   --out DIR       logs and results.tsv (default cts-results/); cases already there are not rerun
   --timeout S     seconds per case (default 300); a case past it counts as a hang
   --jobs N        cases run at once (default 1)
@@ -27,7 +28,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 cts="${HETERO_CTS_DIR:-}"
 build="$repo/build"
-configs="native,one,split"
+configs="native,one,split-eager"
 out="$repo/cts-results"
 timeout_s=300
 jobs=1
@@ -130,7 +131,7 @@ if [[ $report_only -eq 1 ]]; then report; exit 0; fi
 if [[ ${#specs[@]} -eq 0 ]]; then usage >&2; exit 2; fi
 if [[ -z "$cts" || ! -d "$cts" ]]; then echo "say where the CTS binaries are: --cts DIR or HETERO_CTS_DIR" >&2; exit 2; fi
 hetero_lib="$build/icd/libHeteroOpenCL.so.1"
-if [[ ",$configs," == *,one,* || ",$configs," == *,split,* ]]; then
+if [[ ",$configs," == *,one,* || ",$configs," == *,split,* || ",$configs," == *,split-eager,* ]]; then
     [[ -e "$hetero_lib" ]] || { echo "no Hetero library at $hetero_lib (build it, or --build DIR)" >&2; exit 2; }
 fi
 if [[ -z "$native_icd" ]]; then
