@@ -24,7 +24,8 @@ while (( $(date +%s) < end )); do
   if grep -q 'api_fuzz: PASS' "$log" && grep -q '100% tests passed' "$log"; then
     passed=$((passed + 1)); rm "$log"; verdict=PASS
   else
-    verdict=$(grep -m1 -oE 'api_fuzz: (HANG|FAILED)|fatal signal [0-9]+|Timeout|No tests were found' "$log" || echo failed)
+    # A sanitizer build's first report names the kind (etc/sanitize.sh builds them).
+    verdict=$(grep -m1 -oE 'api_fuzz: (HANG|FAILED)|fatal signal [0-9]+|Timeout|No tests were found|runtime error: [a-z]+( [a-z]+)*|(AddressSanitizer|ThreadSanitizer): [a-z -]+[a-z]|LeakSanitizer has encountered a fatal error' "$log" || echo failed)
     verdict="${verdict#api_fuzz: } (kept $log)"
   fi
   echo "run $runs seed $seed: $verdict, $(( $(date +%s) - start )) s"

@@ -72,6 +72,10 @@ struct Shared {
     std::mutex deadMutex;
     std::vector<std::pair<void*, int>> dead;  // every handle released to zero, with its kind
     std::unordered_map<void*, std::string> origins;  // the call that made each event (for leak reports)
+    // Every thread's arena and host memory, handed over when the thread ends: a command of a queue
+    // it released unfinished may still read or write them (freed when main returns, after every
+    // context destructor callback, so after every command).
+    std::vector<std::unique_ptr<char[]>> hostMemory;
     void madeBy(void* handle, const char* call) {
         std::lock_guard<std::mutex> lock(deadMutex);
         origins[handle] = call;
@@ -119,7 +123,7 @@ struct Thread {
     Rng rng;
     Progress& progress;
     std::unique_ptr<char[]> arena{new char[kArenaSize]()};  // what writes and fills read; never written
-    std::vector<std::unique_ptr<char[]>> hostPtrs;           // CL_MEM_USE_HOST_PTR memory, kept to the end
+    std::vector<std::unique_ptr<char[]>> hostPtrs;           // host pointers of buffers and reads (Shared::hostMemory)
     std::vector<QueueRec> queues;
     std::vector<MemRec> mems;
     std::vector<EventRec> events;
@@ -1105,6 +1109,8 @@ void runThread(Shared& s, unsigned index, uint64_t seed, Progress& progress, std
     for (auto& q : t.queues) t.checkSuccess(clReleaseCommandQueue(q.queue), "clReleaseCommandQueue"), t.dead.push_back({q.queue, kQueue});
     std::lock_guard<std::mutex> lock(s.deadMutex);
     s.dead.insert(s.dead.end(), t.dead.begin(), t.dead.end());
+    s.hostMemory.push_back(std::move(t.arena));
+    for (auto& p : t.hostPtrs) s.hostMemory.push_back(std::move(p));
     progress.current.store("done");
 }
 
