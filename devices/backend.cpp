@@ -86,6 +86,9 @@ const Backends& Backends::instance() {
 }
 
 void Backends::load() {
+    // Before the first backend call, so that the counts include loading.
+    if (auto counting = config::get("HETERO_COUNT_BACKEND_CALLS", "count_backend_calls"); counting && *counting == "on")
+        backend::countCalls();
     for (const auto& library : vendorLibraries()) loadLibrary(library, platforms_);
     auto request = config::get("HETERO_DEVICES", "devices");
     Selection selection = selectSlots(platforms_, request ? &*request : nullptr);

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -41,14 +40,12 @@ void printCounts() {
 
 }  // namespace
 
-bool countingCalls() {
-    static const bool on = [] {
-        const char* v = std::getenv("HETERO_COUNT_BACKEND_CALLS");
-        if (!v || std::strcmp(v, "on") != 0) return false;
+void countCalls() {
+    static std::once_flag once;
+    std::call_once(once, [] {
         std::atexit(printCounts);
-        return true;
-    }();
-    return on;
+        callCountingOn.store(true);
+    });
 }
 
 void countCall(const void* dispatch, const char* function) {

@@ -10,7 +10,6 @@
 #include "platform/objects/platform.hpp"
 #include "platform/split/history_store.hpp"
 #include "platform/split/launch_timing.hpp"
-#include "platform/split/launch_stats.hpp"
 #include "platform/split/split_common.hpp"
 
 #include <cstdlib>
@@ -159,8 +158,9 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     SplitHistory::Decision h;
     h.split = true;
     if (splitMode() != SplitMode::Always && share < 0) {
-        // A launch the GPU runs in one go cannot gain (LaunchCost::fitsGpuAtOnce): known before
-        // the history is asked, and launch-heavy programs (adi, jacobi-1d) launch many such.
+        // A launch the GPU runs in one go cannot gain (LaunchCost::fitsGpuAtOnce, the history's own
+        // rule too): decided before the history's lock and lookups, for launch-heavy programs
+        // (adi, jacobi-1d) launch many such.
         LaunchCost fits;
         fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
         fits.gpuComputeUnits = computeUnits(preferredSlot);
