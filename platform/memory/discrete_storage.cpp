@@ -91,6 +91,10 @@ void DiscreteStorage::setHostVersion(uint64_t v) {
 }
 
 void DiscreteStorage::waitForAliasUsers() {
+    if (hostCopyReader_) {
+        backend::waitFor(hostCopyReader_.get());
+        hostCopyReader_.reset();
+    }
     Copy& c = copies_[aliasSlot_];
     cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
     if (!e) return;
@@ -113,9 +117,22 @@ size_t DiscreteStorage::transferSlicePitch() const {
     return slices ? image_.slicePitch : 0;
 }
 
+void DiscreteStorage::settleHostCopyReader() {
+    backend::Event reader = std::move(hostCopyReader_);
+    if (backend::done(reader.get())) return;
+    Copy& c = copies_[aliasSlot_];
+    if (c.ready || c.later) {  // not expected: hostCopyReadUntil left neither, and users settle first
+        backend::waitFor(reader.get());
+        return;
+    }
+    c.ready = backend::Event(completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), reader.get()));
+    c.readyQueue = nullptr;
+}
+
 void DiscreteStorage::settle(unsigned slot) {
     Copy& c = copies_[slot];
     promised_[slot] = false;  // whoever asks for the copy's event relies on what it promises
+    if (hostCopyReader_ && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
@@ -127,6 +144,7 @@ void DiscreteStorage::settle(unsigned slot) {
 cl_event DiscreteStorage::readyFor(unsigned slot, cl_command_queue target) {
     Copy& c = copies_[slot];
     promised_[slot] = false;
+    if (hostCopyReader_ && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
     if (target && c.later && c.later->queue() == target) return nullptr;
     if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
     return readyOn(slot);
@@ -212,15 +230,10 @@ bool DiscreteStorage::testWritesDirect() {
 }
 
 void DiscreteStorage::hostCopyReadUntil(cl_event sent) {
-    HostMemory* memory = hostMemory_;
-    memory->hold();
-    if (!backend::whenComplete(sent, [memory](cl_int) { memory->drop(); })) {
-        backend::waitFor(sent);
-        memory->drop();
-    }
+    hostMemory_->readUntil(sent);
     Copy& cpu = copies_[aliasSlot_];
-    if (cpu.ready || cpu.later) waitForAliasUsers();
-    cpu.ready = backend::Event(completesWith(context_->backend(static_cast<unsigned>(aliasSlot_)), sent));
+    if (cpu.ready || cpu.later || hostCopyReader_) waitForAliasUsers();
+    hostCopyReader_ = backend::Event::retained(sent);
 }
 
 void DiscreteStorage::hostCopyHolds(uint64_t version) {

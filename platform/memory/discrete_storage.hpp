@@ -34,13 +34,15 @@ public:
     // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
     // write runs on (from pinned memory where it is), so that it is current on both at once.
     // HETERO_TEST_WRITES_DIRECT=1 (measuring only) turns it off: writes go straight to their slot as
-    // with no CPU slot, and no completion callback waits on the GPU's transfer (docs/results/h100-session12).
+    // with no CPU slot (docs/results/h100-session12 and -13 used it to find what a PoCL slot costs).
     bool writesThroughHostCopy() const { return aliasSlot_ >= 0 && !testWritesDirect(); }
     static bool testWritesDirect();
     // Before the host overwrites every byte of the host copy: whatever still uses it is done.
     void prepareHostOverwrite();
-    // A transfer reads the host copy until `sent` (an event of any slot) completes: the memory is
-    // held until then, and neither the host nor the CPU slot may overwrite it before.
+    // A transfer reads the host copy until `sent` (an event of another slot) completes: the memory
+    // is held until then, and neither the host nor the CPU slot may overwrite it before. Nothing
+    // waits on `sent` by callback unless the CPU slot uses the copy while it still runs
+    // (settleHostCopyReader).
     void hostCopyReadUntil(cl_event sent);
     // The write that made `version` current copied it from the host copy: that copy (and the CPU
     // slot's) holds it too, unless something was written since.
@@ -69,6 +71,9 @@ private:
     // The host copy is the alias slot's: waits for the command that last wrote it there (or still
     // reads it there, setReady), so the host may read or overwrite it.
     void waitForAliasUsers();
+    // The alias slot is about to use its copy while hostCopyReader_ may still read it: forgotten
+    // when done, else the slot's users wait for it through a user event of the slot's backend.
+    void settleHostCopyReader();
     void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
     static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
     void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
@@ -77,6 +82,10 @@ private:
     int aliasSlot_ = -1;
     // Per slot: freshLater's promise, and nobody has asked for the copy's `ready` since (withdrawFreshLater).
     std::vector<bool> promised_;
+    // A transfer of another slot that reads the host copy (hostCopyReadUntil), kept as that
+    // slot's event: a user event of the alias slot completed from its callback is made only when
+    // the alias slot needs one while the transfer still runs.
+    backend::Event hostCopyReader_;
 };
 
 }  // namespace hetero

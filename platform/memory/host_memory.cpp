@@ -1,10 +1,12 @@
 #include "platform/memory/host_memory.hpp"
 
+#include "devices/backend_commands.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/log.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -51,8 +53,27 @@ HostMemory* HostMemory::allocate(Context& context, size_t bytes) {
     return m;
 }
 
+void HostMemory::readUntil(cl_event e) {
+    readers_.erase(std::remove_if(readers_.begin(), readers_.end(),
+                                  [](const backend::Event& r) { return backend::done(r.get()); }),
+                   readers_.end());
+    readers_.push_back(backend::Event::retained(e));
+}
+
 void HostMemory::drop() {
     if (holders_.fetch_sub(1) != 1) return;
+    releaseOnceRead();
+}
+
+void HostMemory::releaseOnceRead() {
+    while (!readers_.empty()) {
+        if (!backend::done(readers_.back().get())) {
+            // Rare: the buffer went while a transfer still reads its memory.
+            if (backend::whenComplete(readers_.back().get(), [this](cl_int) { releaseOnceRead(); })) return;
+            backend::waitFor(readers_.back().get());
+        }
+        readers_.pop_back();
+    }
     if (block_)
         pool_->give(block_);
     else

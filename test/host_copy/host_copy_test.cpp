@@ -48,6 +48,7 @@ std::string env(const char* name) {
 }
 bool onCpuSlot() { return env("HETERO_RUN_ON") == "1"; }
 bool smallBudget() { return !env("HETERO_PINNED_BUDGET").empty(); }
+bool onGpuSlot() { return env("HETERO_RUN_ON") == "0"; }
 
 constexpr size_t kN = 256 * 1024;  // 1 MiB of ints: pinned (HostMemory::kPinFrom is 64 KiB)
 constexpr size_t kBytes = kN * sizeof(cl_int);
@@ -60,6 +61,12 @@ const char* kSource = R"(
     __kernel void addTo(__global int* y, __global const int* x) {
         size_t i = get_global_id(0);
         y[i] += x[i];
+    }
+    // Keeps a slot busy for a while: what is enqueued behind it there waits.
+    __kernel void spin(__global int* out, int n) {
+        int v = out[0];
+        for (int i = 0; i < n; ++i) v = v * 1103515245 + 12345;
+        out[0] = v;
     }
 )";
 
@@ -249,4 +256,34 @@ TEST_CASE("a launch moves none of the input the host wrote whole: it is current 
     CHECK(moved(CL_HETERO_BYTES_BETWEEN_DEVICES) + moved(CL_HETERO_BYTES_HOST_TO_DEVICE) +
               moved(CL_HETERO_BYTES_DEVICE_TO_HOST) < kBig * sizeof(cl_int));
     clReleaseMemObject(x), clReleaseMemObject(y);
+}
+
+TEST_CASE("a buffer released while slot 0 still reads its host copy keeps its pinned block until that read is done") {
+    if (!onGpuSlot() || smallBudget()) return;
+    cltest::Env env;
+    Program prog(env);
+    cl_kernel spin = env.kernel(prog.program, "spin");
+    cl_mem busy = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, kBytes), copy = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    for (int round = 0; round < 3; ++round) {
+        // Slot 0 spins, so the write's transfer from a's host copy to slot 0 waits behind it...
+        cltest::setArg(spin, 0, busy), cltest::setArg(spin, 1, cl_int{100000000});
+        size_t one = 1;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, nullptr) == CL_SUCCESS);
+        std::vector<cl_int> wanted(kN);
+        std::iota(wanted.begin(), wanted.end(), 1000 * round);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, a, CL_FALSE, 0, kBytes, wanted.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        prog.runAffine(a, copy, 1, 0);
+        // ...while a goes, and b, of a's size class, is written before that transfer ran: b's host
+        // copy must not be a's pinned block yet.
+        REQUIRE(clReleaseMemObject(a) == CL_SUCCESS);
+        cl_mem b = env.buffer(CL_MEM_READ_WRITE, kBytes);
+        std::vector<cl_int> other(kN, -7);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, b, CL_FALSE, 0, kBytes, other.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        auto r = env.read<cl_int>(copy, kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == wanted[i]);
+        a = b;
+    }
+    clReleaseMemObject(a), clReleaseMemObject(copy), clReleaseMemObject(busy);
+    clReleaseKernel(spin);
 }
