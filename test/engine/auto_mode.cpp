@@ -161,9 +161,10 @@ TEST_CASE("auto mode: a launch after a timed one comes after it, though it goes 
 
 TEST_CASE("auto mode: launches that feed the history kept between runs (run by history_check.py)", "[.history]") {
     // Six launches of one size, each finished before the next: the first loads the kernel (not
-    // timed), the second is timed, and the next decision hears its time.
+    // timed), the second is timed, and the next decision hears its time. 1024 work-groups: more
+    // than any GPU runs at once (a launch that fits is never timed: LaunchCost::fitsGpuAtOnce).
     Env env;
-    const size_t n = 4096, local = 64;
+    const size_t n = 65536, local = 64;
     cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
     cl_program p = env.build(kKernels);
     cl_kernel increment = env.kernel(p, "increment");

@@ -59,7 +59,7 @@ def main():
         run(args.program, env, cache)
         path, text = history_file(cache)
         check(text.startswith("device set: Hetero "), "the file does not name its device set:\n" + text)
-        check(re.search(r"^size 1 4096 1 1 \S+ \S+ 1 ", text, re.M), "the timed size is not in the file:\n" + text)
+        check(re.search(r"^size 1 65536 1 1 \S+ \S+ 1 ", text, re.M), "the timed size is not in the file:\n" + text)
         first = launches(text)
         check(first == 6, "the first run decided %d launches, not 6" % first)
 
