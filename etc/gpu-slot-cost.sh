@@ -7,7 +7,9 @@
 # adi and convolution-3d a third of their time (docs/results/h100-session12).
 #   source .device/env.sh && etc/gpu-slot-cost.sh [programs] [rounds] [size]
 # NATIVE_PLATFORM (default NVIDIA), DEVICE_TYPE (default gpu), SLOT_COST_BUILD (a build to use).
-# Extra configurations: SLOT_COST_EXTRA="name=ENV=VALUE ENV=VALUE;name2=..." (e.g. a diagnostic switch).
+# Extra configurations: SLOT_COST_EXTRA="name=ENV=VALUE ENV=VALUE;name2=..." (e.g. a diagnostic switch,
+# or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1). SLOT_COST_CONFIGS=a,b,...:
+# only the configurations named, in that order.
 # Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run.
 set -uo pipefail
 programs=${1:-adi,convolution-3d,jacobi-1d,lu}
@@ -31,6 +33,13 @@ configs=(
 )
 IFS=';' read -r -a extra <<< "${SLOT_COST_EXTRA:-}"
 configs+=("${extra[@]}")
+if [ -n "${SLOT_COST_CONFIGS:-}" ]; then  # only these, in this order
+  kept=()
+  for want in ${SLOT_COST_CONFIGS//,/ }; do
+    for c in "${configs[@]}"; do [ "${c%%=*}" = "$want" ] && kept+=("$c"); done
+  done
+  configs=("${kept[@]}")
+fi
 for r in $(seq "$rounds"); do
   for p in ${programs//,/ }; do
     for c in "${configs[@]}"; do

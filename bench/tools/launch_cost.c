@@ -2,7 +2,7 @@
 // N launches of a small kernel, enqueued back to back (the enqueuing thread's cost), and until
 // they are finished. bench/tools/launch_cost.py runs it natively and through Hetero side by side.
 //
-//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--list]
+//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--callback-first] [--list]
 //
 // --platform: part of the platform's name (default: the first platform). --patterns: comma
 // separated, default "plain,event,profiling,profiling+event,all-args"; "all" adds the patterns
@@ -10,7 +10,9 @@
 // first, as a loop of launches with a changing argument does; all-args sets the buffer argument
 // again too (the same buffer), as PolyBench's loops do. One line per pattern:
 //   launch_cost platform="..." pattern=plain launches=4096 enqueue_us=1.23 total_us=4.56
-// (the median of R rounds after one warm-up round). Under callgrind, the launches of each pattern
+// (the median of R rounds after one warm-up round). --callback-first: before any pattern, one
+// completion callback on a marker, heard before the launches start (does a callback that has
+// already run still cost every later launch? On NVIDIA: docs/results/h100-session13). Under callgrind, the launches of each pattern
 // run inside launch_loop() (valgrind --tool=callgrind --toggle-collect=launch_loop counts them).
 // Build: part of the CMake build (build/bench/launch_cost), or gcc -O2 bench/tools/launch_cost.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -103,16 +105,17 @@ int main(int argc, char** argv) {
     toolName = "launch_cost";
     const char* want = NULL;
     const char* list = NULL;
-    int count = 4096, rounds = 3, listOnly = 0;
+    int count = 4096, rounds = 3, listOnly = 0, callbackFirst = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) want = argv[++i];
         else if (strcmp(argv[i], "--launches") == 0 && i + 1 < argc) count = atoi(argv[++i]);
         else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--patterns") == 0 && i + 1 < argc) list = argv[++i];
         else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
+        else if (strcmp(argv[i], "--callback-first") == 0) callbackFirst = 1;
         else if (argv[i][0] != '-') want = argv[i];  // the old form: launch_cost NVIDIA
         else {
-            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--list]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--callback-first] [--list]\n", argv[0]);
             return 2;
         }
     }
@@ -143,6 +146,14 @@ int main(int argc, char** argv) {
     cl_kernel k = clCreateKernel(pr, "k", &err);
     cl_mem a = clCreateBuffer(c, CL_MEM_READ_WRITE, 4096 * 4, NULL, &err);
     clSetKernelArg(k, 0, sizeof a, &a);
+    if (callbackFirst) {
+        cl_event m = NULL;
+        clEnqueueMarkerWithWaitList(plainQueue, 0, NULL, &m);
+        clSetEventCallback(m, CL_COMPLETE, noop, &callbacks);
+        clFinish(plainQueue);
+        clReleaseEvent(m);
+        for (double t0 = now(); __atomic_load_n(&callbacks, __ATOMIC_RELAXED) == 0 && now() - t0 < 5;) {}
+    }
     for (int v = 0; v < kPatterns; ++v) {
         const struct Pattern* pat = &patterns[v];
         if (!wanted(list, pat->name, v)) continue;
