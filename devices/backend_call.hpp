@@ -33,7 +33,14 @@ struct Call {
     const char* name;
     template <class... Args>
     auto operator()(Args&&... args) const -> decltype(fn(std::forward<Args>(args)...)) {
-        if (countingCalls()) countCall(dispatch, name);
+        if (countingCalls()) {
+            CountedCall counted(dispatch, name);
+            return call(std::forward<Args>(args)...);
+        }
+        return call(std::forward<Args>(args)...);
+    }
+    template <class... Args>
+    auto call(Args&&... args) const -> decltype(fn(std::forward<Args>(args)...)) {
         if (Waits || !viewsLocked()) return fn(std::forward<Args>(args)...);
         SharedCall hold;
         return fn(std::forward<Args>(args)...);

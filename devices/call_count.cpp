@@ -15,7 +15,11 @@ namespace {
 
 struct Counts {
     std::mutex mutex;
-    std::map<std::pair<const void*, std::string>, unsigned long long> calls;
+    struct Tally {
+        unsigned long long calls = 0;
+        long long nanoseconds = 0;
+    };
+    std::map<std::pair<const void*, std::string>, Tally> calls;
 };
 
 // Never destroyed: calls may still come from backend threads while the process exits.
@@ -33,9 +37,10 @@ std::string backendName(const void* dispatch) {
 void printCounts() {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
-    for (const auto& [key, n] : c.calls)
-        std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p)\n", n, key.second.c_str(),
-                     backendName(key.first).c_str(), key.first);
+    for (const auto& [key, t] : c.calls)
+        std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p) %.3f us each, %.3f ms in all\n", t.calls,
+                     key.second.c_str(), backendName(key.first).c_str(), key.first,
+                     double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6);
 }
 
 }  // namespace
@@ -48,10 +53,12 @@ void countCalls() {
     });
 }
 
-void countCall(const void* dispatch, const char* function) {
+void countCall(const void* dispatch, const char* function, long long nanoseconds) {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
-    ++c.calls[{dispatch, function}];
+    auto& t = c.calls[{dispatch, function}];
+    ++t.calls;
+    t.nanoseconds += nanoseconds;
 }
 
 }  // namespace backend
