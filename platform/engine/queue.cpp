@@ -4,6 +4,7 @@
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
 
+#include "platform/support/config.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -13,8 +14,28 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 
 namespace hetero {
+namespace {
+
+// Launches without events are flushed every 16th: a flush costs about 2 us on NVIDIA, and whoever
+// needs one of them makes its marker, which flushes (DeferredEvent::get), as do clFlush and
+// clFinish. HETERO_TEST_FLUSH_EVERY=N (measuring only; 0: never) changes the period.
+unsigned deferredFlushEvery() {
+    static const unsigned every = [] {
+        auto v = config::get("HETERO_TEST_FLUSH_EVERY", "test_flush_every");
+        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 16u;
+    }();
+    return every;
+}
+
+bool flushDeferredNow(unsigned& unflushed) {
+    const unsigned every = deferredFlushEvery();
+    return every != 0 && unflushed++ % every == 0;
+}
+
+}  // namespace
 
 Queue* Queue::create(Context* context, const cl_queue_properties* properties, bool legacy,
                      cl_command_queue_properties legacyFlags) {
@@ -187,8 +208,7 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
     }
     // As trySubmit: commands with events are flushed at once, those without every 16th.
-    constexpr unsigned kDeferredFlushEvery = 16;
-    if (done || q.unflushedDeferred_++ % kDeferredFlushEvery == 0) backend::flush(backend_);
+    if (done || flushDeferredNow(q.unflushedDeferred_)) backend::flush(backend_);
     return event;
 }
 
@@ -363,11 +383,8 @@ bool Queue::trySubmit(Command& c, bool mayBlock) {
             // Commands with events are flushed at once: on the H100, flushing them only when another
             // queue or a callback needed one, or from a background thread, made each launch slower
             // (16.8 and 19.1 us against 13.8, docs/results/h100-session4/). Launches without one
-            // are flushed every 16th: a flush costs about 2 us on NVIDIA, and whoever needs one of
-            // them makes its marker, which flushes (DeferredEvent::get), as do clFlush and clFinish.
-            constexpr unsigned kDeferredFlushEvery = 16;
-            if (done || unflushedDeferred_++ % kDeferredFlushEvery == 0)
-                backend::flush(submission.backendQueue);
+            // every 16th (deferredFlushEvery).
+            if (done || flushDeferredNow(unflushedDeferred_)) backend::flush(submission.backendQueue);
         } else {
             event.complete(CL_COMPLETE);
         }
