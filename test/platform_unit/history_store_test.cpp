@@ -85,7 +85,7 @@ TEST_CASE("history store: another Hetero or another driver starts afresh", "[his
     CHECK(other.serialize() == SplitHistory().serialize());
 }
 
-TEST_CASE("history store: a damaged file is ignored and replaced; an unwritable directory is not an error",
+TEST_CASE("history store: a damaged file is ignored and replaced, an unwritable directory is not an error",
           "[history_store]") {
     CacheHome home;
     const std::string set = "Hetero 1; slot 0: A | driver 1";
