@@ -73,13 +73,15 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     // Only a launch that runs whole takes the size's one timing: a split one never reports it.
     auto runWhole = [&] {
         // A timing costs a side queue and an event (microseconds on NVIDIA): a size that may gain
-        // is timed again every 16th launch, one that cannot every 256th (its time may grow with
-        // its data); one not measured yet at once, if it may gain.
-        const unsigned every = mayGain ? 16 : 256;
+        // is timed again every 16th launch, one that cannot every 256th, then ever more rarely
+        // (its time may grow with its data); one not measured yet at once, if it may gain.
+        if (mayGain) s.retimeEvery = kFirstRetimeEvery;
+        const unsigned every = mayGain ? 16 : s.retimeEvery;
         d.timeWhole = !loading && !s.timing && ((!s.measured && mayGain) || s.launches % every == 0);
         if (d.timeWhole) {
             s.timing = true;
             s.timingSince = s.launches;
+            if (!mayGain) s.retimeEvery = std::min(s.retimeEvery * 2, kMaxRetimeEvery);
         }
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;

@@ -92,6 +92,11 @@ public:
     static constexpr double kProbeBudget = 0.05;
     static constexpr unsigned kMaxProbeEvery = 4096;
     static constexpr unsigned kTimingLost = 1024;
+    // A size that cannot gain is timed again after 256 launches, then twice as rarely each time it
+    // still cannot, up to this: a timing costs a launch-heavy program a side queue and a wait
+    // between queues (convolution-3d on the H100, docs/results/h100-session13).
+    static constexpr unsigned kFirstRetimeEvery = 256;
+    static constexpr unsigned kMaxRetimeEvery = 1u << 16;
 
     // The process-wide history.
     static SplitHistory& instance();
@@ -132,6 +137,7 @@ private:
         bool timing = false;
         unsigned timingSince = 0;
         unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
+        unsigned retimeEvery = kFirstRetimeEvery;  // while it cannot gain; doubles at each timing
     };
     struct Kernel {
         unsigned launches = 0;

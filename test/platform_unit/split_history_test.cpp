@@ -55,7 +55,7 @@ struct Simulation {
 
 }  // namespace
 
-TEST_CASE("split history: a size runs whole and is timed first; one too short never splits", "[split_history]") {
+TEST_CASE("split history: a size runs whole and is timed first, one too short never splits", "[split_history]") {
     SplitHistory h;
     loaded(h);
     SplitHistory::Decision first = h.decide("k", size(64));
@@ -71,7 +71,45 @@ TEST_CASE("split history: a size runs whole and is timed first; one too short ne
             h.recordWhole("k", size(64), 0.1 * kMs);
         }
     }
-    CHECK(timed == 4);  // every 256th launch: the kernel may grow with its data
+    CHECK(timed == 3);  // at 256, 512 and 1024: the kernel may grow with its data, but ever more rarely
+}
+
+TEST_CASE("split history: a size that cannot gain is timed ever more rarely, and as often again once it can",
+          "[split_history]") {
+    SplitHistory h;
+    loaded(h);
+    REQUIRE(h.decide("k", size(64)).timeWhole);
+    h.recordWhole("k", size(64), 0.1 * kMs);
+    unsigned timed = 0;
+    for (unsigned i = 2; i <= (1u << 18); ++i) {
+        SplitHistory::Decision d = h.decide("k", size(64));
+        REQUIRE_FALSE(d.split);
+        if (d.timeWhole) {
+            ++timed;
+            h.recordWhole("k", size(64), 0.1 * kMs);
+        }
+    }
+    // 256, 512, ..., 65536, then every 65536th: 131072, 196608, 262144.
+    CHECK(timed == 12);
+    // Its data grew: a timing of 10 s could gain, and the size is timed every 16th launch again.
+    unsigned launches = 0;
+    SplitHistory::Decision d;
+    do {
+        d = h.decide("k", size(64));
+        ++launches;
+    } while (!d.timeWhole && launches < (1u << 17));
+    REQUIRE(d.timeWhole);
+    h.recordWhole("k", size(64), 10000 * kMs);
+    timed = 0;
+    for (unsigned i = 0; i < 64; ++i) {
+        d = h.decide("k", size(64));
+        if (d.split) break;  // (a probe)
+        if (d.timeWhole) {
+            ++timed;
+            h.recordWhole("k", size(64), 10000 * kMs);
+        }
+    }
+    CHECK((timed >= 1 || d.split));
 }
 
 TEST_CASE("split history: a long kernel is probed once timed, one probe at a time", "[split_history]") {
@@ -171,7 +209,7 @@ TEST_CASE("split history: one timing at a time, and a lost one stops counting", 
     CHECK_FALSE(h.decide("k", size(64)).split);
 }
 
-TEST_CASE("split history: a kernel's first launch is not timed; a program launching each kernel once learns nothing",
+TEST_CASE("split history: a kernel's first launch is not timed, a program launching each kernel once learns nothing",
           "[split_history]") {
     // A first launch pays for loading the kernel (milliseconds on NVIDIA): timed, it would make a
     // 20 us kernel look worth a probe, and a program that launches each kernel once would pay for
