@@ -9,7 +9,7 @@
 # NATIVE_PLATFORM (default NVIDIA), DEVICE_TYPE (default gpu), SLOT_COST_BUILD (a build to use).
 # Extra configurations: SLOT_COST_EXTRA="name=ENV=VALUE ENV=VALUE;name2=..." (e.g. a diagnostic switch,
 # or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1). SLOT_COST_CONFIGS=a,b,...:
-# only the configurations named, in that order.
+# only the configurations named, in that order. SLOT_COST_REPEAT: each run's --repeat (default 10).
 # Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run.
 set -uo pipefail
 programs=${1:-adi,convolution-3d,jacobi-1d,lu}
@@ -46,18 +46,18 @@ for r in $(seq "$rounds"); do
       name=${c%%=*}; settings=${c#*=}
       [ -z "$name" ] && continue
       if [ "$name" = native ]; then
-        o=$($build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat 10 --size "$size" 2>&1)
+        o=$($build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       else
         # shellcheck disable=SC2086
         o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings \
-              $build/bench/polybench-$p --platform Hetero --device $device --no-check --repeat 10 --size "$size" 2>&1)
+              $build/bench/polybench-$p --platform Hetero --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       fi
       echo "round=$r program=$p config=$name $(echo "$o" | grep -o 'kernel_ms=[0-9.]*')"
     done
   done
 done | tee "$out/slot_cost.txt" | tail -n 3
 python3 - "$out/slot_cost.txt" <<'PY'
-import sys, collections
+import sys, collections, math
 runs = collections.defaultdict(list)
 order = []
 for line in open(sys.argv[1]):
@@ -66,12 +66,16 @@ for line in open(sys.argv[1]):
     if f['config'] not in order: order.append(f['config'])
     runs[(f['program'], f['config'])].append(float(f['kernel_ms']))
 programs = sorted({p for p, _ in runs})
-print('min kernel_ms over rounds (each the min of --repeat 10); ratio to native in brackets')
-print('%-16s' % 'config' + ''.join('%22s' % p for p in programs))
-for c in order:
-    cells = []
-    for p in programs:
-        v, n = runs.get((p, c)), runs.get((p, 'native'))
-        cells.append('%22s' % ('-' if not v else '%.3f (%.2fx)' % (min(v), min(v) / min(n)) if n else '%.3f' % min(v)))
-    print('%-16s' % c + ''.join(cells))
+print('min kernel_ms over rounds (each the min of --repeat N); ratio to native in brackets')
+def cell(p, c):
+    v, n = runs.get((p, c)), runs.get((p, 'native'))
+    if not v: return '-'
+    return '%.3f (%.2fx)' % (min(v), min(v) / min(n)) if n else '%.3f' % min(v)
+print('%-16s' % 'program' + ''.join('%20s' % c for c in order))  # a row per program
+for p in programs:
+    print('%-16s' % p + ''.join('%20s' % cell(p, c) for c in order))
+def geomean(c):
+    r = [min(runs[(p, c)]) / min(runs[(p, 'native')]) for p in programs if runs.get((p, c)) and runs.get((p, 'native'))]
+    return '%.3fx' % math.exp(sum(map(math.log, r)) / len(r)) if r else '-'
+print('%-16s' % 'geomean' + ''.join('%20s' % geomean(c) for c in order))
 PY
