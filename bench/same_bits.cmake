@@ -1,10 +1,15 @@
 # Runs a PolyBench program at MINI size natively on PoCL and through Hetero, and fails unless both
 # pass their check and Hetero's results are bit-identical to PoCL's (equal --digest): the tolerance
 # of the program's own check would let a wrong merge of a few elements through.
-#   cmake -DPROGRAM=<polybench-x> -DHETERO_ENV=<VAR=value|VAR=value|...> -P same_bits.cmake
+#   cmake -DPROGRAM=<polybench-x> -DHETERO_ENV=<VAR=value|VAR=value|...> [-DEXPECT_NWAY=ON] -P same_bits.cmake
 # HETERO_ENV ('|'-separated) is the environment of the Hetero run only; the native run gets the
 # test's own environment, in which the loader shows PoCL as it does for bench.*.native.
+# EXPECT_NWAY: the Hetero run must also have split launches N-way (platform/split/nway_split.hpp),
+# as its counters logged at exit say (HETERO_LOG=info is added for that).
 string(REPLACE "|" ";" hetero_env "${HETERO_ENV}")
+if(EXPECT_NWAY)
+  list(APPEND hetero_env HETERO_LOG=info)
+endif()
 
 # Runs `launcher` (a list, may be empty) + the program + --size MINI --digest --platform `platform`;
 # sets `out` to the digest it printed.
@@ -17,11 +22,16 @@ function(run_once label out launcher platform)
     message(FATAL_ERROR "${label} run failed (exit ${rc}):\n${stdout}${stderr}")
   endif()
   set(${out} ${digest} PARENT_SCOPE)
+  set(last_log "${stderr}" PARENT_SCOPE)
   message(STATUS "${label}: ${stdout}")
 endfunction()
 
 run_once("native PoCL" native "" Portable)
 run_once("Hetero" hetero "${CMAKE_COMMAND};-E;env;${hetero_env};--" Hetero)
+if(EXPECT_NWAY AND NOT last_log MATCHES "launches_split_nway=[1-9]")
+  string(REGEX MATCH "counters: [^\n]*" counters "${last_log}")
+  message(FATAL_ERROR "the Hetero run split no launch N-way (${counters})")
+endif()
 # NVIDIA rounds differently from PoCL (docs/hazards.md, H7): with it among the slots only the
 # program's own check applies.
 if(HETERO_ENV MATCHES "HETERO_DEVICES=[^|]*nvidia")

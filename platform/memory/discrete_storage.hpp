@@ -56,6 +56,11 @@ public:
     // copy's ready event since): false, and the promise stands, otherwise, and when the storage is
     // locked (never waits for the lock: its holder may be waiting for the caller's launch).
     bool withdrawFreshLater(unsigned slot, cl_event ready);
+    // A launch uses `slot`'s copy until `done` (an event of that slot) completes, on a queue that
+    // nothing else orders: whoever overwrites the copy (or the host copy, when it is this one) waits
+    // for `done` first. Its version is unchanged (an N-way split's other slots, nway_split.hpp).
+    // Call after makeFresh(slot): `done` must come after everything that used the copy before.
+    void usedUntil(unsigned slot, cl_event done) { setReady(slot, done); }
 
 private:
     cl_mem createBackendMem(unsigned slot) override;

@@ -26,10 +26,14 @@ enum Counter : unsigned {
     PinnedReuses,            // host copies given a pinned block kept from an earlier buffer
     HostCopiesUnpinned,      // host copies in ordinary memory because pinning failed or the budget was spent
     BackendKernelArgs,       // arguments given to backend kernels (clSetKernelArg calls into a backend)
-    kCount
+    LaunchesSplitNway,       // launches split over several GPU slots (platform/split/nway_split.hpp)
+    WorkGroupsSlot0,         // work-groups run on slot 0, whole or as a split's part; then slots 1 to 7
+    kCount = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS
 };
 
 void add(Counter c, uint64_t amount = 1);
+// Adds `workGroups` to `slot`'s WorkGroupsSlot counter (slots past the last counter are not counted).
+void addSlotWorkGroups(unsigned slot, uint64_t workGroups);
 uint64_t get(Counter c);
 // The counter's name in the log, the trace and the bench runner: "bytes_host_to_device", ...
 const char* name(Counter c);

@@ -6,12 +6,14 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/discrete_split.hpp"
+#include "platform/split/nway_split.hpp"
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/platform.hpp"
 #include "platform/split/history_store.hpp"
 #include "platform/split/launch_timing.hpp"
 #include "platform/split/split_common.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 
@@ -120,6 +122,68 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
     return true;
 }
 
+namespace {
+
+// The GPU slots an N-way split of a launch from `preferred` takes, `preferred` first: every GPU
+// slot (gpuSlots) with the chunk variant, when `preferred` is one and there are two or more; else
+// none. `hasChunk` answers for variants not built yet as if they were.
+template <typename HasChunk>
+std::vector<unsigned> nwayParticipants(unsigned preferred, HasChunk hasChunk) {
+    std::vector<unsigned> slots;
+    const auto& gpus = gpuSlots();
+    if (gpus.size() < 2 || std::find(gpus.begin(), gpus.end(), preferred) == gpus.end() || !hasChunk(preferred))
+        return slots;
+    slots.push_back(preferred);
+    for (unsigned s : gpus)
+        if (s != preferred && hasChunk(s)) slots.push_back(s);
+    if (slots.size() < 2) slots.clear();
+    return slots;
+}
+
+// A launch whose variants are not built yet starts their build and runs whole: it completes only
+// after the build (SplitDecision::variantsBuilding). Never waits for the build.
+void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool ready) {
+    if (!d.split || ready) return;
+    d.variantsBuilding = kv.program->buildInBackground(kernel.context());
+    if (!kv.ready()) {
+        d.split = false;
+        d.probe.reset();
+        d.nwaySlots.clear();
+        d.why = "its split variants are being built";
+    }
+}
+
+// The N-way decision (nway_split.hpp): split over `slots` unless the first GPU runs every
+// work-group at once (auto mode: a second GPU cannot shorten that) or what the launch writes cannot
+// be merged. Auto mode's history is neither asked nor fed: it knows one GPU and one CPU.
+SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
+                           const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
+    SplitDecision d;
+    d.gpuSlot = slots[0];
+    if (splitMode() != SplitMode::Always) {
+        LaunchCost fits;
+        fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+        fits.gpuComputeUnits = computeUnits(slots[0]);
+        if (fits.fitsGpuAtOnce()) {
+            d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
+            return d;
+        }
+    }
+    std::vector<Written> written;
+    if (!writtenStorages(kv, args, written, d.why)) return d;
+    if (discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+        d.why = "the most split launches allowed are still in flight";
+        return d;
+    }
+    d.split = true;
+    d.cpuSlot = slots[1];
+    d.nwaySlots = std::move(slots);
+    unlessBuilt(d, kernel, kv, ready);
+    return d;
+}
+
+}  // namespace
+
 SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                             unsigned preferredSlot) {
     SplitDecision d;
@@ -134,6 +198,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     // a launch that would split starts their build and runs whole (below).
     const bool ready = kv->ready();
     auto hasChunk = [&](unsigned slot) { return !ready || kv->chunk[slot]; };
+    // Two or more GPUs: the launch is split over them (a fixed CPU share keeps the GPU + CPU pair).
+    if (nwaySplits() && cpuShare() < 0 && kernel.context()->memoryModel() == MemoryModel::Discrete)
+        if (auto gpus = nwayParticipants(preferredSlot, hasChunk); !gpus.empty())
+            return nwayDecision(kernel, *kv, args, launch, std::move(gpus), ready);
     const auto& slots = Device::instance()->slots();
     int cpu = -1;
     for (const auto& s : slots)
@@ -177,7 +245,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     }
     std::vector<Written> written;
     bool splittable = writtenStorages(*kv, args, written, d.why);
-    if (splittable && h.split && discreteSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+    if (splittable && h.split && discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
         d.why = "the most split launches allowed are still in flight";
         splittable = false;
     }
@@ -190,15 +258,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     d.timeUnsplit = h.timeWhole;
     d.probe = std::move(h.probe);
     if (!d.split) d.why = "history: running whole is timed first";
-    if (d.split && !ready) {
-        // Never waits for the build: this launch runs whole, and completes after the build.
-        d.variantsBuilding = kv->program->buildInBackground(kernel.context());
-        if (!kv->ready()) {
-            d.split = false;
-            d.probe.reset();
-            d.why = "its split variants are being built";
-        }
-    }
+    unlessBuilt(d, kernel, *kv, ready);
     return d;
 }
 

@@ -14,12 +14,15 @@
 
 namespace hetero {
 
-// How one launch will run: on one slot, or split between gpuSlot and cpuSlot.
+// How one launch will run: on one slot, split between gpuSlot and cpuSlot, or split over nwaySlots.
 struct SplitDecision {
     bool split = false;
     std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
     unsigned gpuSlot = 0, cpuSlot = 0;
+    // An N-way split (nway_split.hpp): the GPU slots that take part, gpuSlot (the primary) first.
+    // Empty for a split between gpuSlot and cpuSlot.
+    std::vector<unsigned> nwaySlots;
     const char* why = "";  // why not split (a literal: no allocation on the launch path)
     // The launch would have split, but the kernel's variants are still being built: it runs whole
     // and completes only after that build (Submission::tails).

@@ -481,6 +481,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
         uint64_t cpuDid = r.groups - sent;
         uint64_t cpuGroups = (isCpuSlot(r.cpu) ? cpuDid : 0) + (isCpuSlot(r.gpu) ? r.groups - cpuDid : 0);
         countLaunch(counters::LaunchesSplitDiscrete, r.groups, cpuGroups);
+        counters::addSlotWorkGroups(r.gpu, r.groups - cpuDid);
+        counters::addSlotWorkGroups(r.cpu, cpuDid);
         counters::add(counters::BytesBetweenDevices, bytesMoved);
         trace::span({int(r.gpu), "abortable kernel"}, r.name, r.traceBegin, r.gpuSeenDone,
                     {trace::num("launch", r.launchId), trace::num("groups_skipped", double(r.groups - sent))});

@@ -11,6 +11,7 @@
 #include "platform/split/decision.hpp"
 #include "platform/split/discrete_split.hpp"
 #include "platform/split/launch_stats.hpp"
+#include "platform/split/nway_split.hpp"
 #include "platform/split/only_side.hpp"
 #include "platform/split/unified_split.hpp"
 #include "platform/support/config.hpp"
@@ -213,6 +214,7 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     event = direct.submitted(type, done, std::move(later), wantEvent);
     const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
     countLaunch(counters::LaunchesWhole, groups, isCpuSlot(slot) ? groups : 0);
+    counters::addSlotWorkGroups(slot, groups);
     return true;
 }
 
@@ -253,6 +255,7 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
                 whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
                 whole->submitted = true;
                 countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
+                counters::addSlotWorkGroups(static_cast<unsigned>(sub.slot), whole->workGroups);
             };
             // Measuring knob (HETERO_TEST_SPLIT_ONLY): one side of a static split, else whole.
             const bool onlySide = testOnlySide() != OnlySide::Off;
@@ -270,6 +273,7 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
                 decision = unifiedSplitDecision(decision, *keep, args);
                 if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
             }
+            if (decision.split && !decision.nwaySlots.empty()) return submitNwaySplit(sub, *keep, args, launch, decision);
             if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
             if (decision.variantsBuilding) sub.tails.push_back(decision.variantsBuilding);
             // A timed launch runs on the queue's profiling side queue (launch_timing.hpp).

@@ -278,6 +278,7 @@ void finish(UnifiedRun& r) {
     }
     // The "CPU" is the other slot, whatever its device type (two PoCL slots are both CPUs).
     countLaunch(counters::LaunchesSplitUnified, r.groups, r.ran[Cpu]);
+    for (Side side : {Gpu, Cpu}) counters::addSlotWorkGroups(r.slot[side], r.ran[side]);
     traceLaunch(r.name, static_cast<int>(r.slot[Gpu]), r.groups, r.ran[Cpu], true, r.traceStarted, trace::now(),
                 {trace::str("memory", "unified")});
     HETERO_LOG(Info, "split %s (unified): %llu work-groups, CPU did %llu (%.1f%%) in %u chunks, GPU %u chunks, 0 bytes moved, %.3f ms%s",

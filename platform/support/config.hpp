@@ -8,6 +8,8 @@
 //   memory        HETERO_MEMORY      memory model of every context: auto (default), unified, discrete
 //                                    (platform/memory/memory_model.hpp)
 //   split_build   HETERO_SPLIT_BUILD when split variants are compiled: lazy (default), eager (platform/split/config.hpp)
+//   split_nway    HETERO_SPLIT_NWAY  on (default) | off: splits over several GPU slots (platform/split/config.hpp)
+//   gpu_slots     HETERO_GPU_SLOTS   the slots the N-way split counts as GPUs (platform/split/config.hpp)
 //   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
 //                                    (platform/split/history_store.hpp)
 //   pinned_budget HETERO_PINNED_BUDGET bytes of pinned host memory for host copies (platform/memory/pinned_pool.hpp)

@@ -46,7 +46,7 @@ Affine repeated(Affine step, long long n) {
 
 cl_ulong splitLaunches(cl_platform_id platform) {
     auto c = cltest::Counters::read(platform);
-    return c[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + c[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
+    return c[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + c[CL_HETERO_LAUNCHES_SPLIT_UNIFIED] + c[CL_HETERO_LAUNCHES_SPLIT_NWAY];
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "cl_test.hpp"
 #include "corpus_inputs.hpp"
+#include "hetero_counters.hpp"
 #include "corpus_spec.hpp"
 
 #include <catch2/catch.hpp>
@@ -149,4 +150,13 @@ TEST_CASE("every corpus kernel through Hetero equals PoCL bit for bit", "[engine
         }
     }
     CHECK(ran > 0);
+}
+
+// Run after the corpus (declaration order) where the configuration makes slots stand in for GPUs
+// (HETERO_TEST_EXPECT_NWAY, test/engine/CMakeLists.txt): the corpus above went through the N-way
+// engine (platform/split/nway_split.hpp), not only the GPU + CPU pair.
+TEST_CASE("the corpus split N-way where two slots are GPUs", "[engine][corpus]") {
+    if (!std::getenv("HETERO_TEST_EXPECT_NWAY")) return;
+    const cltest::Counters c = cltest::Counters::read(cltest::heteroPlatform());
+    CHECK(c[CL_HETERO_LAUNCHES_SPLIT_NWAY] > 0);
 }

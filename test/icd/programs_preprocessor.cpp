@@ -22,7 +22,7 @@ cl_ulong splitLaunches(cl_platform_id platform) {
     REQUIRE(get != nullptr);
     cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
     REQUIRE(get(platform, CL_HETERO_COUNTER_COUNT, v, nullptr) == CL_SUCCESS);
-    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
+    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED] + v[CL_HETERO_LAUNCHES_SPLIT_NWAY];
 }
 
 // Whether this configuration splits every splittable launch (test/icd/CMakeLists.txt).

@@ -22,7 +22,7 @@ COUNTERS = ("bytes_host_to_device", "bytes_device_to_host", "bytes_between_devic
             "launches_whole", "launches_split_discrete", "launches_split_unified",
             "work_groups_total", "work_groups_cpu", "ns_host_to_device", "ns_device_to_host",
             "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned",
-            "backend_kernel_args")
+            "backend_kernel_args", "launches_split_nway") + tuple(f"work_groups_slot{s}" for s in range(8))
 
 
 def run(program, env):
@@ -165,6 +165,8 @@ def check_trace(path, slots, stderr, split=False):
             check(values.get("launches_whole") == sum(LAUNCHES.values()), "launches_whole in the trace")
         check(values.get("work_groups_total") == WORK_GROUPS, "work_groups_total in the trace")
         check(values.get("work_groups_cpu") == cpu, "work_groups_cpu in the trace")
+        per_slot = sum(values.get(f"work_groups_slot{s}", 0) for s in range(8))
+        check(per_slot == WORK_GROUPS, "the work-groups per slot add up to %d (got %d)" % (WORK_GROUPS, per_slot))
         if slots == 1:
             check(values.get("bytes_device_to_host", 0) >= MIB, "the map's download is counted")
         downloads = sum(e["args"].get("bytes", 0) for e in migrations if e["name"] == "download")

@@ -55,7 +55,7 @@ cl_platform_id heteroPlatform(std::string& error) {
 cl_ulong splitLaunches(const IcdTarget& t) {
     cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
     if (!t.counters || t.counters(t.heteroPlatform, CL_HETERO_COUNTER_COUNT, v, nullptr) != CL_SUCCESS) return 0;
-    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED];
+    return v[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + v[CL_HETERO_LAUNCHES_SPLIT_UNIFIED] + v[CL_HETERO_LAUNCHES_SPLIT_NWAY];
 }
 
 using Buffers = std::vector<std::vector<unsigned char>>;

@@ -28,7 +28,11 @@ extern "C" {
 #define CL_HETERO_PINNED_REUSES             12  /* host copies that reused a kept pinned block */
 #define CL_HETERO_HOST_COPIES_UNPINNED      13  /* host copies in ordinary memory (pinning failed, budget spent) */
 #define CL_HETERO_BACKEND_KERNEL_ARGS       14  /* arguments given to backend kernels (their clSetKernelArg calls) */
-#define CL_HETERO_COUNTER_COUNT             15
+#define CL_HETERO_LAUNCHES_SPLIT_NWAY       15  /* launches split over several GPU slots */
+/* Work-groups run on slot 0 (whole, or its part of a split), slot 1 at +1, ... up to slot 7. */
+#define CL_HETERO_WORK_GROUPS_SLOT0         16
+#define CL_HETERO_WORK_GROUPS_SLOTS         8
+#define CL_HETERO_COUNTER_COUNT             24
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when

@@ -1,0 +1,399 @@
+// The N-way split engine for discrete memory (nway_split.hpp; docs/multi-slot.md has the plan).
+#include "platform/split/nway_split.hpp"
+
+#include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
+#include "merge/merge.hpp"
+#include "platform/engine/queue.hpp"
+#include "platform/memory/discrete_storage.hpp"
+#include "platform/objects/memobj.hpp"
+#include "platform/objects/platform.hpp"
+#include "platform/observe/trace.hpp"
+#include "platform/split/chaos.hpp"
+#include "platform/split/launch_stats.hpp"
+#include "platform/split/resources.hpp"
+#include "platform/split/split_common.hpp"
+#include "platform/split/split_workers.hpp"
+#include "platform/support/log.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace hetero {
+
+namespace {
+
+std::atomic<unsigned> inFlight{0};
+
+// An N-way split runs only in a discrete context (decision.cpp), where every object keeps a copy per slot.
+DiscreteStorage& copiesOf(Storage& s) {
+    DiscreteStorage* copies = s.discrete();
+    if (!copies) fail(CL_INVALID_OPERATION);
+    return *copies;
+}
+
+// Each slot's weight in the split: equal for devices of one name, else their compute units. Tests
+// (chaos) draw them at random, so that the ranges' edges fall everywhere.
+std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
+    const auto& all = Device::instance()->slots();
+    const bool alike = std::all_of(slots.begin(), slots.end(),
+                                   [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
+    std::vector<double> weights;
+    for (unsigned s : slots)
+        weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : alike ? 1.0 : double(computeUnits(s)));
+    return weights;
+}
+
+// Everything one N-way launch holds until its thread is done.
+struct NwayRun {
+    Ref<Context> context;
+    std::shared_ptr<SplitResources> resources;  // outlives the context while the thread runs
+    Ref<Kernel> kernel;
+    std::shared_ptr<KernelVariants> variants;
+    std::vector<KernelArg> args;  // keeps the memory objects alive
+    std::string name;
+    LaunchGeometry launch;
+    transform::NDRange range;
+    uint64_t groups = 0;
+    struct Part {                   // one slot's share
+        unsigned slot;
+        uint64_t lo, hi;            // its work-groups [lo, hi)
+        std::vector<cl_event> ready;  // its copies' earlier users: done before its kernel (owned)
+        std::vector<cl_mem> written;  // its copy of each target (the storages own them)
+        cl_event user = nullptr;      // its copies are used until this completes (usedUntil); owned
+    };
+    std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
+    struct Target {                 // a written memory object, on the primary
+        size_t elementSize, bytes;
+        cl_mem onPrimary, orig, recv;
+        bool neverWritten;          // its copies hold whatever their allocation held: zeroed first
+    };
+    std::vector<Target> targets;
+    std::vector<cl_event> snapshots;  // the primary's fills and orig copies: after the launch's dependencies
+    backend::Event primaryDone;
+    cl_event userPrimary = nullptr;   // completes the launch (its backend event); owned
+    std::shared_ptr<Tail> tail = std::make_shared<Tail>();
+    std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
+    double traceBegin = 0, started = 0;
+
+    unsigned primary() const { return parts[0].slot; }
+
+    // What a launch that failed half-way through its submission, or its thread, left.
+    ~NwayRun() {
+        if (gateOpener.joinable()) gateOpener.join();
+        cl_context primaryContext = context && !parts.empty() ? context->backend(primary()) : nullptr;
+        if (resources && primaryContext)
+            for (auto& t : targets) {
+                if (t.orig) resources->pool.give(primaryContext, t.orig, t.bytes);
+                if (t.recv) resources->pool.give(primaryContext, t.recv, t.bytes);
+            }
+        primaryDone.reset();
+        backend::releaseAll(snapshots);
+        for (auto& p : parts) {
+            backend::releaseAll(p.ready);
+            if (p.user) {  // never handed over: nothing waits for it
+                backend::complete(p.user, CL_OUT_OF_RESOURCES);
+                backend::releaseEvent(p.user);
+            }
+        }
+        if (userPrimary) {
+            backend::complete(userPrimary, CL_OUT_OF_RESOURCES);
+            backend::releaseEvent(userPrimary);
+        }
+    }
+};
+
+// Enqueues `slot`'s chunk variant over the work-groups [lo, hi) on `queue` (a marker when there
+// are none); `done` becomes the last one's event. Under chaos the work-groups run split at random.
+void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,
+                  const std::vector<cl_event>& wait, backend::Event& done) {
+    if (lo == hi) {
+        check(backend::enqueueMarker(queue, wait, done.receive()));
+        return;
+    }
+    const bool maySplitGroups = chaos::on() && !r.variants->fixedWorkGroupSize &&
+                                transform::groupSplitAllowed(*r.variants->analysis, r.range);
+    const unsigned groupSplit = maySplitGroups ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16)) : 1;
+    const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
+    // Arguments are captured at enqueue: the lock need not cover the kernel's run.
+    std::lock_guard lock(r.variants->mutex);
+    cl_kernel chunk = r.variants->chunk[slot].get();
+    r.kernel->applyArgs(chunk, slot, r.args);
+    for (const auto& sl : transform::chunkLaunches(r.range, lo, hi, groupSplit)) {
+        setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
+        check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
+    }
+}
+
+// The other slots' kernels, then each one's results merged into the primary's copies in turn.
+// Returns the launch's status; every slot's queue is idle and its `user` event complete after.
+cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
+    SplitResources& res = *r.resources;
+    const unsigned primary = r.primary();
+    cl_command_queue primaryTransfer = res.slot(primary).queue.get();
+    std::vector<backend::Event> done(r.parts.size());
+    cl_int result = CL_COMPLETE;
+    bool primaryWaited = false;
+    try {
+        // The launch's dependencies are met once the primary's snapshots are done (they waited for them).
+        backend::waitAll(r.snapshots);
+        backend::releaseAll(r.snapshots);
+        // Commands on the shared internal queues never carry wait lists (one launch's dependencies
+        // would hold every other launch behind it there): waited for here instead.
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            auto& p = r.parts[i];
+            chaos::delay(2000);
+            backend::waitAll(p.ready);
+            backend::releaseAll(p.ready);
+            cl_command_queue queue = res.slot(p.slot).queue.get();
+            for (size_t t = 0; t < r.targets.size(); ++t) {
+                if (!r.targets[t].neverWritten) continue;
+                const cl_uint zero = 0;
+                const size_t bytes = r.targets[t].bytes;
+                check(backend::enqueueFill(queue, p.written[t], &zero, bytes % 4 == 0 ? 4 : 1, 0, bytes, {}, nullptr));
+            }
+            enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
+            backend::flush(queue);
+        }
+        std::vector<merge::Target> mergeTargets;
+        for (const auto& t : r.targets) mergeTargets.push_back({t.onPrimary, t.recv, t.orig, t.bytes, t.elementSize, true, false});
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            auto& p = r.parts[i];
+            cl_command_queue queue = res.slot(p.slot).queue.get();
+            check(backend::waitFor(done[i].get()));
+            chaos::delay(2000);
+            // Its copy of each written object into recv on the primary, through host memory.
+            for (size_t t = 0; t < r.targets.size(); ++t) {
+                const auto& target = r.targets[t];
+                trace::Scope span({int(primary), "N-way results in"}, "from slot " + std::to_string(p.slot));
+                backend::withMapped(queue, p.written[t], CL_MAP_READ, target.bytes, [&](unsigned char* from) {
+                    check(backend::enqueueAndWait([&](cl_event* sent) {
+                        return backend::enqueueWrite(primaryTransfer, target.recv, 0, target.bytes, from, {}, sent);
+                    }));
+                });
+                bytesMoved += target.bytes;
+            }
+            // Nothing of this launch uses that slot's copies any more.
+            check(backend::finish(queue));
+            backend::complete(p.user, CL_COMPLETE);
+            backend::releaseEvent(p.user);
+            p.user = nullptr;
+            if (!primaryWaited) {
+                check(backend::waitFor(r.primaryDone.get()));
+                primaryWaited = true;
+            }
+            chaos::delay(2000);
+            trace::Scope span({int(primary), "merge"}, "N-way merge of slot " + std::to_string(p.slot));
+            merges += merge::combine(r.context->backend(primary), Device::instance()->slots()[primary].device,
+                                     primaryTransfer, res.slot(primary).mergeKernels, mergeTargets, merge::CpuPart::Some);
+        }
+    } catch (const Error& e) {
+        HETERO_LOG(Error, "N-way split launch of %s failed (%s)", r.name.c_str(), errorName(e.code));
+        result = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
+    }
+    // A failed launch leaves the written objects' contents undefined, as on any device; but every
+    // command it enqueued is over before anybody may use the copies again.
+    for (size_t i = 1; i < r.parts.size(); ++i) {
+        auto& p = r.parts[i];
+        if (!p.user) continue;
+        try {
+            backend::finish(res.slot(p.slot).queue.get());
+        } catch (const Error&) {  // its queue was never made: nothing of it runs
+        }
+        backend::complete(p.user, CL_COMPLETE);  // its read-only copies are intact, its written ones stale
+        backend::releaseEvent(p.user);
+        p.user = nullptr;
+    }
+    if (cl_int primaryStatus = backend::waitFor(r.primaryDone.get()); primaryStatus != CL_SUCCESS && result == CL_COMPLETE)
+        result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    backend::finish(primaryTransfer);
+    return result;
+}
+
+// The launch's thread: the parts, the merges, then the launch's event. It completes for the
+// application when this ends (its tail).
+void runNway(std::shared_ptr<NwayRun> run) {
+    NwayRun& r = *run;
+    std::shared_ptr<Tail> tail = r.tail;
+    size_t bytesMoved = 0;
+    unsigned merges = 0;
+    const cl_int result = runParts(r, bytesMoved, merges);
+    if (r.gateOpener.joinable()) r.gateOpener.join();
+
+    uint64_t cpuGroups = 0;
+    std::string shares;
+    for (const auto& p : r.parts) {
+        counters::addSlotWorkGroups(p.slot, p.hi - p.lo);
+        if (isCpuSlot(p.slot)) cpuGroups += p.hi - p.lo;
+        shares += (shares.empty() ? "" : ", ") + ("slot " + std::to_string(p.slot) + ": " + std::to_string(p.hi - p.lo));
+    }
+    countLaunch(counters::LaunchesSplitNway, r.groups, cpuGroups);
+    counters::add(counters::BytesBetweenDevices, bytesMoved);
+    counters::add(counters::Merges, merges);
+    traceLaunch(r.name, int(r.primary()), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
+                {trace::str("memory", "discrete"), trace::num("nway_slots", double(r.parts.size())),
+                 trace::str("shares", shares), trace::num("bytes", double(bytesMoved))});
+    HETERO_LOG(Info, "split %s N-way: %llu work-groups (%s), %zu bytes moved, %u merges, %.3f ms%s", r.name.c_str(),
+               (unsigned long long)r.groups, shares.c_str(), bytesMoved, merges, (splitClock() - r.started) * 1e3,
+               result == CL_COMPLETE ? "" : ", failed");
+
+    cl_event userPrimary = r.userPrimary;
+    r.userPrimary = nullptr;
+    // Let go of the context, kernel and memory objects before the launch is seen complete: an
+    // application that then releases everything must see its objects go at once.
+    run.reset();
+    backend::complete(userPrimary, result);
+    backend::releaseEvent(userPrimary);
+    --inFlight;
+    tail->finish();  // last: once the application sees the launch complete it may exit
+}
+
+}  // namespace
+
+unsigned nwaySplitsInFlight() { return inFlight.load(); }
+
+std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights) {
+    double total = 0;
+    for (double w : weights) total += w;
+    std::vector<uint64_t> bounds{0};
+    double sum = 0;
+    for (size_t i = 0; i + 1 < weights.size(); ++i) {
+        sum += weights[i];
+        auto b = static_cast<uint64_t>(std::floor(double(groups) * sum / total));
+        bounds.push_back(std::clamp(b, bounds.back(), groups));
+    }
+    bounds.push_back(groups);
+    return bounds;
+}
+
+cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                         const SplitDecision& decision) {
+    auto run = std::make_shared<NwayRun>();
+    NwayRun& r = *run;
+    r.context = Ref<Context>(kernel.context());
+    r.resources = r.context->sharedSplitResources();
+    r.kernel = Ref<Kernel>(&kernel);
+    r.variants = kernel.variants();
+    r.args = args;
+    r.name = kernel.name();
+    r.launch = launch;
+    r.started = splitClock();
+    r.traceBegin = trace::now();
+    if (!r.launch.hasLocal) chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
+    r.range = toNDRange(r.launch);
+    r.groups = r.range.numGroups();
+    std::vector<Written> written;
+    const char* why = "";
+    if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
+    // Every slot's range; a slot whose range is empty takes no part (the primary always does).
+    const std::vector<unsigned>& slots = decision.nwaySlots;
+    if (slots.empty() || slots[0] != static_cast<unsigned>(sub.slot)) fail(CL_INVALID_OPERATION);
+    const std::vector<uint64_t> bounds = nwayBounds(r.groups, shareWeights(slots));
+    for (size_t i = 0; i < slots.size(); ++i) {
+        if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
+        if (i == 0 || bounds[i + 1] > bounds[i]) r.parts.push_back({slots[i], bounds[i], bounds[i + 1], {}, {}, nullptr});
+    }
+
+    SplitResources& res = *r.resources;
+    const unsigned primary = r.primary();
+    cl_context primaryContext = r.context->backend(primary);
+    cl_command_queue primaryQueue = sub.backendQueue;
+
+    // Lock every storage the launch touches and make it current on every slot that takes part.
+    std::vector<DiscreteStorage*> storages;
+    for (const auto& a : args)
+        if (a.mem) storages.push_back(&copiesOf(a.mem->storage()));
+    std::sort(storages.begin(), storages.end());
+    storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (DiscreteStorage* s : storages) locks.emplace_back(s->mutex);
+    // Sub-buffers' backend objects are made under the storage lock, here, not by the launch's thread.
+    for (const auto& a : args)
+        if (a.mem)
+            for (const auto& p : r.parts) a.mem->backendMem(p.slot);
+    // The other slots first: bringing a copy through the host may let go of the host copy's slot's
+    // `ready` event, which the primary's wait list (borrowed events) must not hold by then.
+    for (size_t i = 1; i < r.parts.size(); ++i) {
+        auto& p = r.parts[i];
+        std::vector<cl_event> ready;
+        for (DiscreteStorage* s : storages) {
+            s->makeFresh(p.slot, sub.queue, ready);
+            for (cl_event e : ready) p.ready.push_back(backend::retainEvent(e));
+            ready.clear();
+        }
+    }
+    std::vector<cl_event> primaryWait = sub.waitsOn(primaryQueue);
+    for (DiscreteStorage* s : storages) s->makeFresh(primary, sub.queue, primaryWait);
+
+    // The merge needs every copy of a written object to hold the same bytes wherever the launch does
+    // not write. Copies of an object never written hold whatever their allocation held: zeroed (the
+    // other slots' by the launch's thread, before their kernels).
+    for (const auto& w : written) {
+        if (w.storage->version() != 0) continue;
+        const cl_uint zero = 0;
+        cl_event filled = nullptr;
+        check(backend::enqueueFill(primaryQueue, w.storage->backendMem(primary), &zero, w.storage->bytes() % 4 == 0 ? 4 : 1, 0,
+                                   w.storage->bytes(), primaryWait, &filled));
+        primaryWait.push_back(filled);
+        r.snapshots.push_back(filled);  // released with the others
+    }
+    // orig: the pre-launch contents, which every other slot's copy equals where it does not write.
+    const bool others = r.parts.size() > 1;
+    for (const auto& w : written) {
+        NwayRun::Target t{w.elementSize, w.storage->bytes(), w.storage->backendMem(primary), nullptr, nullptr,
+                          w.storage->version() == 0};
+        if (others) {
+            t.orig = res.pool.take(primaryContext, t.bytes);
+            t.recv = res.pool.take(primaryContext, t.bytes);
+            cl_event copied = nullptr;
+            check(backend::enqueueCopy(primaryQueue, t.onPrimary, t.orig, 0, 0, t.bytes, primaryWait, &copied));
+            r.snapshots.push_back(copied);
+        }
+        r.targets.push_back(t);
+        for (size_t i = 1; i < r.parts.size(); ++i) r.parts[i].written.push_back(w.storage->backendMem(r.parts[i].slot));
+    }
+
+    // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
+    backend::Event gateHeld;
+    if (chaos::on()) {
+        gateHeld = backend::userEvent(primaryContext);
+        if (cl_event gate = gateHeld.get()) {
+            primaryWait.push_back(gate);
+            unsigned wait = chaos::below(30000);
+            r.gateOpener = std::thread([opens = backend::Event::retained(gate), wait]() mutable {
+                std::this_thread::sleep_for(std::chrono::microseconds(wait));
+                backend::complete(opens.get(), CL_COMPLETE);
+                opens.reset();
+            });
+        }
+    }
+    // The primary's part, on the launch's own queue, after the snapshots (in order).
+    enqueueChunk(r, primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone);
+    backend::flush(primaryQueue);
+
+    // Completion: userPrimary when the merged results are in place on the primary (the launch's
+    // event); each other slot's `user` when the launch no longer uses its copies.
+    r.userPrimary = backend::userEvent(primaryContext).release();
+    if (!r.userPrimary) fail(CL_OUT_OF_RESOURCES);
+    for (size_t i = 1; i < r.parts.size(); ++i) {
+        r.parts[i].user = backend::userEvent(r.context->backend(r.parts[i].slot)).release();
+        if (!r.parts[i].user) fail(CL_OUT_OF_RESOURCES);
+    }
+    // Nothing below throws: the storages now rely on the thread completing these events.
+    for (const auto& w : written) w.storage->wroteOn(primary, r.userPrimary);
+    for (size_t i = 1; i < r.parts.size(); ++i)
+        for (DiscreteStorage* s : storages) s->usedUntil(r.parts[i].slot, r.parts[i].user);
+    locks.clear();
+
+    backend::retainEvent(r.userPrimary);  // one for the command's event, one for the thread
+    cl_event forCommand = r.userPrimary;
+    sub.tails.push_back(r.tail);
+    ++inFlight;
+    runOnSplitWorker([run]() mutable { runNway(std::move(run)); });  // moved: runNway lets go of it early
+    return forCommand;
+}
+
+}  // namespace hetero

@@ -1,0 +1,35 @@
+// The N-way split engine for discrete memory (docs/multi-slot.md, issue 17): one launch over two
+// or more GPU slots (config.hpp's gpuSlots), each running the chunk variant over its own exclusive,
+// contiguous range of the flattened work-groups, fixed up front (no abort, no status word):
+//   - before any kernel, every slot's copy of every argument is made current, and the primary
+//     (the first slot, where the launch was placed) snapshots the written objects (`orig`);
+//   - after its kernel, each other slot's copy of each written object comes to the primary through
+//     host memory (`recv`) and merge/merge.hpp's kernel folds it in: primary := recv != orig ? recv
+//     : primary, raw bits at the stored size (docs/hazards.md H2). Exclusive ranges make this exact;
+//   - the written objects are then current on the primary only; the other slots' copies are stale
+//     until something needs them there.
+// No CPU takes part: this is the plan's first step (docs/multi-slot.md), the FluidiCL pair
+// (discrete_split.hpp) stays for one GPU + CPU.
+#pragma once
+
+#include "platform/engine/command.hpp"
+#include "platform/split/decision.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace hetero {
+
+// Runs the launch split over decision.nwaySlots (the first = sub.slot). Returns the backend event
+// (of the primary slot) that completes when the merged results are in place there.
+cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args,
+                         const LaunchGeometry& launch, const SplitDecision& decision);
+
+// N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
+unsigned nwaySplitsInFlight();
+
+// The first work-group of each of `weights.size()` parts of `groups` work-groups, shared in
+// proportion to the weights (then `groups` itself, so part i is [bounds[i], bounds[i+1])).
+std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights);
+
+}  // namespace hetero

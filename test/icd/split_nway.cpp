@@ -1,0 +1,97 @@
+// The N-way split (platform/split/nway_split.hpp): with two or more GPU slots, a launch is split over
+// all of them, each taking its share of the work-groups, and the results equal one device's.
+// Hidden ([.nway]): only the ctest configurations that say what to expect run it, through
+// HETERO_TEST_EXPECT_NWAY (test/icd/CMakeLists.txt): the slots that must take part ("0,1"), or
+// "none" when no launch may be split N-way. Without chaos the shares must be exactly equal (PoCL
+// slots are alike); with it (random shares) every listed slot must have taken some.
+#include "cl_test.hpp"
+#include "hetero_counters.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using cltest::Counters;
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+
+std::vector<unsigned> expectedSlots(const std::string& list) {
+    std::vector<unsigned> slots;
+    if (list == "none") return slots;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) slots.push_back(static_cast<unsigned>(std::stoul(item)));
+    return slots;
+}
+
+}  // namespace
+
+TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[.nway]") {
+    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
+    REQUIRE(expect != nullptr);
+    const std::vector<unsigned> slots = expectedSlots(expect);
+    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    Env env;
+    // Writes two of every three elements: the merge must keep the third as it was.
+    cl_program p = env.build(cltest::nonce("split_nway") + R"(
+        __kernel void scale(__global const uint* in, __global uint* out) {
+            size_t i = get_global_id(0);
+            if (i % 3 != 1) out[i] = in[i] * 3u + (uint)i;
+        })");
+    cl_kernel k = env.kernel(p, "scale");
+    const size_t local = 64, groups = 240, n = local * groups;  // 240: divisible by 2, 3 and 4 slots
+    std::vector<cl_uint> in(n), before(n);
+    for (size_t i = 0; i < n; ++i) {
+        in[i] = static_cast<cl_uint>(i ^ 0x5a5au);
+        before[i] = static_cast<cl_uint>(0xdead0000u + i);
+    }
+    cl_mem inBuf = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), in.data());
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), before.data());
+    cl_mem fresh = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_uint));  // never written: its copies are zeroed first
+    const Counters start = Counters::read(env.platform);
+    const size_t global = n;
+    for (cl_mem target : {out, fresh}) {
+        setArg(k, 0, inBuf);
+        setArg(k, 1, target);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    }
+    auto gotOut = env.read<cl_uint>(out, n);
+    auto gotFresh = env.read<cl_uint>(fresh, n);
+    const Counters end = Counters::read(env.platform);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const cl_uint computed = in[i] * 3u + static_cast<cl_uint>(i);
+        if (gotOut[i] != (i % 3 != 1 ? computed : before[i])) ++wrong;
+        if (i % 3 != 1 && gotFresh[i] != computed) ++wrong;
+    }
+    CHECK(wrong == 0);
+
+    auto delta = [&](int counter) { return end[counter] - start[counter]; };
+    const cl_ulong launches = 2;
+    if (slots.empty()) {
+        CHECK(delta(CL_HETERO_LAUNCHES_SPLIT_NWAY) == 0);
+        return;
+    }
+    CHECK(delta(CL_HETERO_LAUNCHES_SPLIT_NWAY) == launches);
+    for (unsigned s = 0; s < CL_HETERO_WORK_GROUPS_SLOTS; ++s) {
+        const bool takesPart = std::find(slots.begin(), slots.end(), s) != slots.end();
+        const cl_ulong took = delta(CL_HETERO_WORK_GROUPS_SLOT0 + static_cast<int>(s));
+        INFO("slot " << s << " took " << took << " work-groups of " << launches * groups);
+        if (!takesPart)
+            CHECK(took == 0);
+        else if (chaos)
+            CHECK(took > 0);
+        else
+            CHECK(took == launches * groups / slots.size());
+    }
+    clReleaseMemObject(inBuf);
+    clReleaseMemObject(out);
+    clReleaseMemObject(fresh);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
