@@ -41,6 +41,18 @@ bool contains(const void* handle, Kind kind);
 // converts a handle whose object may be gone (a cast is undefined behaviour for a destroyed
 // object; UBSan's vptr check reads the freed memory).
 bool retainIfLive(const void* handle, Kind kind);
+
+// HETERO_TEST_MEM_LOOKUP_DELAY_MS=<n> (tests only): every lookup of a memory object's handle
+// sleeps n ms after it found the object, so that a test can release the object's last reference
+// on another thread while a call is between its lookup and its use of the object. Memory objects
+// only, so that the test's other calls (the one that releases) run undelayed. Read when the
+// registry is made; inline: every such lookup asks.
+inline std::atomic<unsigned> testLookupDelayMs{0};
+void sleepAfterLookup(unsigned ms);
+inline void testDelayAfterLookup() {
+    if (unsigned ms = testLookupDelayMs.load(std::memory_order_relaxed)) [[unlikely]]
+        sleepAfterLookup(ms);
+}
 }  // namespace live_handles
 
 class RefCounted {
@@ -105,6 +117,7 @@ private:
 template <class T>
 T* fromHandle(typename T::HandleType h) {
     if (h == nullptr || !live_handles::contains(h, T::kind)) return nullptr;
+    if constexpr (T::kind == Kind::Mem) live_handles::testDelayAfterLookup();
     return static_cast<T*>(h);
 }
 
