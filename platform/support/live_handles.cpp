@@ -42,18 +42,19 @@ void remove(const void* handle) {
     r.handles.erase(handle);
 }
 
-bool contains(const void* handle, Kind kind) {
-    auto& r = registry();
-    std::shared_lock lock(r.mutex);
-    auto it = r.handles.find(handle);
-    return it != r.handles.end() && it->second.kind == kind;
-}
-
 bool retainIfLive(const void* handle, Kind kind) {
     auto& r = registry();
     std::shared_lock lock(r.mutex);
     auto it = r.handles.find(handle);
     return it != r.handles.end() && it->second.kind == kind && it->second.object->tryRetain();
 }
+
+bool holdIfLive(const void* handle, Kind kind) {
+    auto& r = registry();
+    std::shared_lock lock(r.mutex);
+    auto it = r.handles.find(handle);
+    return it != r.handles.end() && it->second.kind == kind && it->second.object->tryHold();
+}
+
 void sleepAfterLookup(unsigned ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 }  // namespace hetero::live_handles
