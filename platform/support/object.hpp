@@ -152,7 +152,7 @@ public:
     explicit operator bool() const { return p_ != nullptr; }
     // A named hold passes as the object, for as long as it lives; a temporary one does not (the
     // pointer would outlive the hold). Where the object is used past the Held's scope (a list of
-    // them), keep the Held.
+    // them, a helper's result), keep or return the Held, never the pointer.
     operator T*() const& { return p_; }
     operator T*() const&& = delete;
     bool operator==(std::nullptr_t) const { return p_ == nullptr; }
