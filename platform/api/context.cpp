@@ -31,23 +31,22 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties* prop
 }
 
 cl_int CL_API_CALL clRetainContext(cl_context context) {
-    Context* c = fromHandle<Context>(context);
+    auto c = fromHandle<Context>(context);
     if (!c) return CL_INVALID_CONTEXT;
     c->retain();
     return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseContext(cl_context context) {
-    Context* c = fromHandle<Context>(context);
+    auto c = fromHandle<Context>(context);
     if (!c) return CL_INVALID_CONTEXT;
-    c->release();
-    return CL_SUCCESS;
+    return c->releaseReference() ? CL_SUCCESS : CL_INVALID_CONTEXT;
 }
 
 cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
                                     void* param_value, size_t* param_value_size_ret) {
     return guarded([&] {
-        Context* c = fromHandle<Context>(context);
+        auto c = fromHandle<Context>(context);
         require(c != nullptr, CL_INVALID_CONTEXT);
         return c->info(param_name, param_value_size, param_value, param_value_size_ret);
     });
@@ -55,7 +54,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_na
 
 cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context, Context::Destructor pfn_notify, void* user_data) {
     return guarded([&] {
-        Context* c = fromHandle<Context>(context);
+        auto c = fromHandle<Context>(context);
         require(c != nullptr, CL_INVALID_CONTEXT);
         require(pfn_notify != nullptr, CL_INVALID_VALUE);
         c->addDestructor(pfn_notify, user_data);

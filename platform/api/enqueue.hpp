@@ -10,27 +10,29 @@
 
 namespace hetero {
 
-inline Queue* queueOf(cl_command_queue q) {
-    Queue* queue = fromHandle<Queue>(q);
+// The handles of an enqueue call, held for the call (fromHandle), or the call fails with the
+// error the specification gives.
+inline Held<Queue> queueOf(cl_command_queue q) {
+    auto queue = fromHandle<Queue>(q);
     require(queue != nullptr, CL_INVALID_COMMAND_QUEUE);
     return queue;
 }
 
-inline Mem* memOf(Queue* queue, cl_mem m, cl_int invalid = CL_INVALID_MEM_OBJECT) {
-    Mem* mem = fromHandle<Mem>(m);
+inline Held<Mem> memOf(const Held<Queue>& queue, cl_mem m, cl_int invalid = CL_INVALID_MEM_OBJECT) {
+    auto mem = fromHandle<Mem>(m);
     require(mem != nullptr, invalid);
     require(mem->context() == queue->context(), CL_INVALID_CONTEXT);
     return mem;
 }
 
-inline Mem* bufferOf(Queue* queue, cl_mem m) {
-    Mem* mem = memOf(queue, m);
+inline Held<Mem> bufferOf(const Held<Queue>& queue, cl_mem m) {
+    auto mem = memOf(queue, m);
     require(!mem->isImage(), CL_INVALID_MEM_OBJECT);
     return mem;
 }
 
-inline Mem* imageOf(Queue* queue, cl_mem m) {
-    Mem* mem = memOf(queue, m);
+inline Held<Mem> imageOf(const Held<Queue>& queue, cl_mem m) {
+    auto mem = memOf(queue, m);
     require(mem->isImage(), CL_INVALID_MEM_OBJECT);
     return mem;
 }

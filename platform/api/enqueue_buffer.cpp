@@ -88,8 +88,8 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                                        size_t offset, size_t size, void* ptr, cl_uint num_events_in_wait_list,
                                        const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
+        auto queue = queueOf(command_queue);
+        auto m = bufferOf(queue, buffer);
         require(ptr != nullptr, CL_INVALID_VALUE);
         requireRange(m, offset, size);
         requireHostRead(m);
@@ -124,8 +124,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         size_t offset, size_t size, const void* ptr, cl_uint num_events_in_wait_list,
                                         const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
+        auto queue = queueOf(command_queue);
+        auto m = bufferOf(queue, buffer);
         require(ptr != nullptr, CL_INVALID_VALUE);
         requireRange(m, offset, size);
         requireHostWrite(m);
@@ -182,9 +182,9 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                                        cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                        cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* src = bufferOf(queue, src_buffer);
-        Mem* dst = bufferOf(queue, dst_buffer);
+        auto queue = queueOf(command_queue);
+        auto src = bufferOf(queue, src_buffer);
+        auto dst = bufferOf(queue, dst_buffer);
         requireRange(src, src_offset, size);
         requireRange(dst, dst_offset, size);
         if (&src->storage() == &dst->storage()) {
@@ -216,8 +216,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                                        size_t pattern_size, size_t offset, size_t size, cl_uint num_events_in_wait_list,
                                        const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
+        auto queue = queueOf(command_queue);
+        auto m = bufferOf(queue, buffer);
         require(pattern != nullptr, CL_INVALID_VALUE);
         bool powerOfTwo = pattern_size && (pattern_size & (pattern_size - 1)) == 0 && pattern_size <= 128;
         require(powerOfTwo, CL_INVALID_VALUE);
@@ -253,8 +253,8 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
                            size_t host_slice_pitch, void* ptr, cl_uint num_events_in_wait_list,
                            const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
+        auto queue = queueOf(command_queue);
+        auto m = bufferOf(queue, buffer);
         require(ptr != nullptr, CL_INVALID_VALUE);
         Rect b = makeRect(buffer_origin, region, buffer_row_pitch, buffer_slice_pitch);
         Rect h = makeRect(host_origin, region, host_row_pitch, host_slice_pitch);
@@ -313,9 +313,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                            size_t dst_slice_pitch, cl_uint num_events_in_wait_list,
                                            const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* src = bufferOf(queue, src_buffer);
-        Mem* dst = bufferOf(queue, dst_buffer);
+        auto queue = queueOf(command_queue);
+        auto src = bufferOf(queue, src_buffer);
+        auto dst = bufferOf(queue, dst_buffer);
         Rect s = makeRect(src_origin, region, src_row_pitch, src_slice_pitch);
         Rect d = makeRect(dst_origin, region, dst_row_pitch, dst_slice_pitch);
         requireRectInside(src, s);
@@ -352,8 +352,8 @@ void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
                                      cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                      cl_event* event, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> void* {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = bufferOf(queue, buffer);
+        auto queue = queueOf(command_queue);
+        auto m = bufferOf(queue, buffer);
         requireRange(m, offset, size);
         require((map_flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) == 0, CL_INVALID_VALUE);
         require(!((map_flags & CL_MAP_WRITE_INVALIDATE_REGION) && (map_flags & (CL_MAP_READ | CL_MAP_WRITE))),
@@ -361,7 +361,7 @@ void* CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
         if (map_flags & CL_MAP_READ) requireHostRead(m);
         if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) requireHostWrite(m);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
-        return enqueueMap(queue, m, CL_COMMAND_MAP_BUFFER, std::move(deps), map_flags, m->origin() + offset, size,
+        return enqueueMap(queue.get(), m.get(), CL_COMMAND_MAP_BUFFER, std::move(deps), map_flags, m->origin() + offset, size,
                           coversStorage(m, offset, size), blocking_map, event);
     });
 }
@@ -370,8 +370,8 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                            cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = memOf(queue, memobj);
+        auto queue = queueOf(command_queue);
+        auto m = memOf(queue, memobj);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Mem::Mapping mapping{};
         require(m->takeMapping(mapped_ptr, mapping), CL_INVALID_VALUE);
@@ -394,11 +394,11 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                               cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
+        auto queue = queueOf(command_queue);
         require(num_mem_objects > 0 && mem_objects != nullptr, CL_INVALID_VALUE);
         require((flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)) == 0, CL_INVALID_VALUE);
         std::vector<Ref<Mem>> mems;
-        for (cl_uint i = 0; i < num_mem_objects; ++i) mems.emplace_back(memOf(queue, mem_objects[i]));
+        for (cl_uint i = 0; i < num_mem_objects; ++i) mems.emplace_back(memOf(queue, mem_objects[i]).get());
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         bool toHost = flags & CL_MIGRATE_MEM_OBJECT_HOST;
         bool undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;

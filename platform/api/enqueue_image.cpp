@@ -45,8 +45,8 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
                                       void* ptr, cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                       cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = imageOf(queue, image);
+        auto queue = queueOf(command_queue);
+        auto m = imageOf(queue, image);
         require(ptr != nullptr, CL_INVALID_VALUE);
         requireRegion(m, origin, region);
         require(!(m->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)), CL_INVALID_OPERATION);
@@ -71,8 +71,8 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
                                        size_t input_slice_pitch, const void* ptr, cl_uint num_events_in_wait_list,
                                        const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = imageOf(queue, image);
+        auto queue = queueOf(command_queue);
+        auto m = imageOf(queue, image);
         require(ptr != nullptr, CL_INVALID_VALUE);
         requireRegion(m, origin, region);
         require(!(m->flags() & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)), CL_INVALID_OPERATION);
@@ -99,9 +99,9 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                                       cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                       cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* src = imageOf(queue, src_image);
-        Mem* dst = imageOf(queue, dst_image);
+        auto queue = queueOf(command_queue);
+        auto src = imageOf(queue, src_image);
+        auto dst = imageOf(queue, dst_image);
         requireRegion(src, src_origin, region);
         requireRegion(dst, dst_origin, region);
         const auto& fs = src->image().format;
@@ -140,8 +140,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
                                       const size_t* origin, const size_t* region, cl_uint num_events_in_wait_list,
                                       const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = imageOf(queue, image);
+        auto queue = queueOf(command_queue);
+        auto m = imageOf(queue, image);
         require(fill_color != nullptr, CL_INVALID_VALUE);
         requireRegion(m, origin, region);
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
@@ -169,9 +169,9 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                               cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* src = imageOf(queue, src_image);
-        Mem* dst = bufferOf(queue, dst_buffer);
+        auto queue = queueOf(command_queue);
+        auto src = imageOf(queue, src_image);
+        auto dst = bufferOf(queue, dst_buffer);
         requireRegion(src, src_origin, region);
         size_t bytes = region[0] * region[1] * region[2] * src->image().elementSize;
         require(dst_offset <= dst->size() && bytes <= dst->size() - dst_offset, CL_INVALID_VALUE);
@@ -200,9 +200,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                               cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
                                               cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Mem* src = bufferOf(queue, src_buffer);
-        Mem* dst = imageOf(queue, dst_image);
+        auto queue = queueOf(command_queue);
+        auto src = bufferOf(queue, src_buffer);
+        auto dst = imageOf(queue, dst_image);
         requireRegion(dst, dst_origin, region);
         size_t bytes = region[0] * region[1] * region[2] * dst->image().elementSize;
         require(src_offset <= src->size() && bytes <= src->size() - src_offset, CL_INVALID_VALUE);
@@ -233,8 +233,8 @@ void* CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
                                     size_t* image_row_pitch, size_t* image_slice_pitch, cl_uint num_events_in_wait_list,
                                     const cl_event* event_wait_list, cl_event* event, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> void* {
-        Queue* queue = queueOf(command_queue);
-        Mem* m = imageOf(queue, image);
+        auto queue = queueOf(command_queue);
+        auto m = imageOf(queue, image);
         requireRegion(m, origin, region);
         require(image_row_pitch != nullptr, CL_INVALID_VALUE);
         require((map_flags & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) == 0, CL_INVALID_VALUE);
@@ -252,7 +252,7 @@ void* CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
             offset += origin[1] * l.rowPitch + origin[2] * l.slicePitch;
         *image_row_pitch = l.rowPitch;
         if (image_slice_pitch) *image_slice_pitch = hasSlices ? l.slicePitch : 0;
-        return enqueueMap(queue, m, CL_COMMAND_MAP_IMAGE, std::move(deps), map_flags, offset, 0,
+        return enqueueMap(queue.get(), m.get(), CL_COMMAND_MAP_IMAGE, std::move(deps), map_flags, offset, 0,
                           coversImage(m, origin, region), blocking_map, event);
     });
 }

@@ -70,8 +70,8 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                             const size_t* local_work_size, cl_uint num_events_in_wait_list,
                             const cl_event* event_wait_list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
-        Kernel* k = fromHandle<Kernel>(kernel);
+        auto queue = queueOf(command_queue);
+        auto k = fromHandle<Kernel>(kernel);
         require(k != nullptr, CL_INVALID_KERNEL);
         require(k->context() == queue->context(), CL_INVALID_CONTEXT);
         Launch launch = validateLaunch(*k, work_dim, global_work_offset, global_work_size, local_work_size);

@@ -10,7 +10,7 @@ namespace {
 cl_int enqueueSync(cl_command_queue command_queue, cl_command_type type, bool barrier, cl_uint count,
                    const cl_event* list, cl_event* event) {
     return guarded([&] {
-        Queue* queue = queueOf(command_queue);
+        auto queue = queueOf(command_queue);
         auto deps = queue->waitList(count, list);
         auto ev = queue->enqueue(type, std::move(deps), nullptr, [](Submission& sub) -> cl_event {
             cl_event e = nullptr;

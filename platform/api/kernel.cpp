@@ -28,8 +28,8 @@ std::vector<std::string> splitNames(const std::string& s) {
 }  // namespace
 
 namespace {
-Kernel* kernelOf(cl_kernel kernel) {
-    Kernel* k = fromHandle<Kernel>(kernel);
+Held<Kernel> kernelOf(cl_kernel kernel) {
+    auto k = fromHandle<Kernel>(kernel);
     require(k != nullptr, CL_INVALID_KERNEL);
     return k;
 }
@@ -37,7 +37,7 @@ Kernel* kernelOf(cl_kernel kernel) {
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_kernel {
-        Program* p = fromHandle<Program>(program);
+        auto p = fromHandle<Program>(program);
         require(p != nullptr, CL_INVALID_PROGRAM);
         return Kernel::create(p, kernel_name)->handle();
     });
@@ -46,7 +46,7 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name
 cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
                                             cl_uint* num_kernels_ret) {
     return guarded([&] {
-        Program* p = fromHandle<Program>(program);
+        auto p = fromHandle<Program>(program);
         require(p != nullptr, CL_INVALID_PROGRAM);
         require(p->hasExecutable(), CL_INVALID_PROGRAM_EXECUTABLE);
         size_t n = 0;
@@ -73,21 +73,20 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
 }
 
 cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
-    return guardedCreate(errcode_ret, [&]() -> cl_kernel { return Kernel::clone(kernelOf(source_kernel))->handle(); });
+    return guardedCreate(errcode_ret, [&]() -> cl_kernel { return Kernel::clone(kernelOf(source_kernel).get())->handle(); });
 }
 
 cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-    Kernel* k = fromHandle<Kernel>(kernel);
+    auto k = fromHandle<Kernel>(kernel);
     if (!k) return CL_INVALID_KERNEL;
     k->retain();
     return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-    Kernel* k = fromHandle<Kernel>(kernel);
+    auto k = fromHandle<Kernel>(kernel);
     if (!k) return CL_INVALID_KERNEL;
-    k->release();
-    return CL_SUCCESS;
+    return k->releaseReference() ? CL_SUCCESS : CL_INVALID_KERNEL;
 }
 
 cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {
@@ -105,7 +104,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, 
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
                                             size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
     return guarded([&] {
-        Kernel* k = kernelOf(kernel);
+        auto k = kernelOf(kernel);
         require(device == nullptr || isOurDevice(device), CL_INVALID_DEVICE);
         return k->workGroupInfo(param_name, param_value_size, param_value, param_value_size_ret);
     });

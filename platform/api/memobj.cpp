@@ -27,14 +27,14 @@ std::vector<cl_mem_properties> validateProperties(const cl_mem_properties* prope
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr,
                                   cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
-        return Mem::createBuffer(contextOf(context), flags, size, host_ptr, {})->handle();
+        return Mem::createBuffer(contextOf(context).get(), flags, size, host_ptr, {})->handle();
     });
 }
 
 cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem_properties* properties,
                                                 cl_mem_flags flags, size_t size, void* host_ptr, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         return Mem::createBuffer(c, flags, size, host_ptr, validateProperties(properties))->handle();
     });
 }
@@ -42,7 +42,7 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context, const cl_mem
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
                                      const void* buffer_create_info, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
-        Mem* parent = fromHandle<Mem>(buffer);
+        auto parent = fromHandle<Mem>(buffer);
         require(parent != nullptr, CL_INVALID_MEM_OBJECT);
         require(buffer_create_type == CL_BUFFER_CREATE_TYPE_REGION, CL_INVALID_VALUE);
         require(buffer_create_info != nullptr, CL_INVALID_VALUE);
@@ -54,7 +54,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
 cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format* image_format,
                                  const cl_image_desc* image_desc, void* host_ptr, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
-        return Mem::createImage(contextOf(context), flags, image_format, image_desc, host_ptr, {})->handle();
+        return Mem::createImage(contextOf(context).get(), flags, image_format, image_desc, host_ptr, {})->handle();
     });
 }
 
@@ -62,7 +62,7 @@ cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_
                                                cl_mem_flags flags, const cl_image_format* image_format,
                                                const cl_image_desc* image_desc, void* host_ptr, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_mem {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         return Mem::createImage(c, flags, image_format, image_desc, host_ptr, validateProperties(properties))->handle();
     });
 }
@@ -95,7 +95,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
                                               cl_uint num_entries, cl_image_format* image_formats,
                                               cl_uint* num_image_formats) {
     return guarded([&] {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         require(!(num_entries == 0 && image_formats), CL_INVALID_VALUE);
         switch (image_type) {
         case CL_MEM_OBJECT_IMAGE1D: case CL_MEM_OBJECT_IMAGE1D_ARRAY: case CL_MEM_OBJECT_IMAGE2D:
@@ -111,23 +111,22 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
 }
 
 cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-    Mem* m = fromHandle<Mem>(memobj);
+    auto m = fromHandle<Mem>(memobj);
     if (!m) return CL_INVALID_MEM_OBJECT;
     m->retain();
     return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-    Mem* m = fromHandle<Mem>(memobj);
+    auto m = fromHandle<Mem>(memobj);
     if (!m) return CL_INVALID_MEM_OBJECT;
-    m->release();
-    return CL_SUCCESS;
+    return m->releaseReference() ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
 }
 
 cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
                                       void* param_value, size_t* param_value_size_ret) {
     return guarded([&] {
-        Mem* m = fromHandle<Mem>(memobj);
+        auto m = fromHandle<Mem>(memobj);
         require(m != nullptr, CL_INVALID_MEM_OBJECT);
         return m->info(param_name, param_value_size, param_value, param_value_size_ret);
     });
@@ -136,7 +135,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, siz
 cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void* param_value,
                                   size_t* param_value_size_ret) {
     return guarded([&] {
-        Mem* m = fromHandle<Mem>(image);
+        auto m = fromHandle<Mem>(image);
         require(m != nullptr && m->isImage(), CL_INVALID_MEM_OBJECT);
         return m->imageInfo(param_name, param_value_size, param_value, param_value_size_ret);
     });
@@ -145,7 +144,7 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t
 cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem memobj, void(CL_CALLBACK* pfn_notify)(cl_mem, void*),
                                                     void* user_data) {
     return guarded([&] {
-        Mem* m = fromHandle<Mem>(memobj);
+        auto m = fromHandle<Mem>(memobj);
         require(m != nullptr, CL_INVALID_MEM_OBJECT);
         require(pfn_notify != nullptr, CL_INVALID_VALUE);
         m->addDestructor(pfn_notify, user_data);

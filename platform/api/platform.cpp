@@ -27,7 +27,8 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
                                      void* param_value, size_t* param_value_size_ret) {
     return guarded([&] {
         // A NULL platform means "the implementation's", which is ours (the loader routes by it).
-        Platform* p = platform ? fromHandle<Platform>(platform) : &Platform::instance();
+        if (!platform) return Platform::instance().info(param_name, param_value_size, param_value, param_value_size_ret);
+        auto p = fromHandle<Platform>(platform);
         require(p != nullptr, CL_INVALID_PLATFORM);
         return p->info(param_name, param_value_size, param_value, param_value_size_ret);
     });

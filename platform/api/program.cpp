@@ -12,8 +12,8 @@ using namespace hetero;
 
 namespace {
 
-Program* programOf(cl_program program) {
-    Program* p = fromHandle<Program>(program);
+Held<Program> programOf(cl_program program) {
+    auto p = fromHandle<Program>(program);
     require(p != nullptr, CL_INVALID_PROGRAM);
     return p;
 }
@@ -29,7 +29,7 @@ using BuildNotify = void(CL_CALLBACK*)(cl_program, void*);
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count, const char** strings,
                                                  const size_t* lengths, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_program {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         require(count > 0 && strings != nullptr, CL_INVALID_VALUE);
         std::string source;
         for (cl_uint i = 0; i < count; ++i) {
@@ -47,7 +47,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
                                                  const size_t* lengths, const unsigned char** binaries,
                                                  cl_int* binary_status, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_program {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         require(num_devices > 0 && device_list != nullptr, CL_INVALID_VALUE);
         for (cl_uint i = 0; i < num_devices; ++i) require(isOurDevice(device_list[i]), CL_INVALID_DEVICE);
         require(lengths != nullptr && binaries != nullptr, CL_INVALID_VALUE);
@@ -85,23 +85,22 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il,
 }
 
 cl_int CL_API_CALL clRetainProgram(cl_program program) {
-    Program* p = fromHandle<Program>(program);
+    auto p = fromHandle<Program>(program);
     if (!p) return CL_INVALID_PROGRAM;
     p->retain();
     return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-    Program* p = fromHandle<Program>(program);
+    auto p = fromHandle<Program>(program);
     if (!p) return CL_INVALID_PROGRAM;
-    p->release();
-    return CL_SUCCESS;
+    return p->releaseReference() ? CL_SUCCESS : CL_INVALID_PROGRAM;
 }
 
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                                   const char* options, BuildNotify pfn_notify, void* user_data) {
     return guarded([&] {
-        Program* p = programOf(program);
+        auto p = programOf(program);
         checkDeviceList(num_devices, device_list);
         require(pfn_notify != nullptr || user_data == nullptr, CL_INVALID_VALUE);
         cl_int err = p->build(options, false, {}, {});
@@ -114,18 +113,20 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
                                     const char* options, cl_uint num_input_headers, const cl_program* input_headers,
                                     const char** header_include_names, BuildNotify pfn_notify, void* user_data) {
     return guarded([&] {
-        Program* p = programOf(program);
+        auto p = programOf(program);
         checkDeviceList(num_devices, device_list);
         require(pfn_notify != nullptr || user_data == nullptr, CL_INVALID_VALUE);
         require((num_input_headers == 0) == (input_headers == nullptr), CL_INVALID_VALUE);
         require((num_input_headers == 0) == (header_include_names == nullptr), CL_INVALID_VALUE);
+        std::vector<Held<Program>> held;  // for the call, as `headers` names them
         std::vector<Program*> headers;
         std::vector<std::string> names;
         for (cl_uint i = 0; i < num_input_headers; ++i) {
-            Program* h = programOf(input_headers[i]);
+            auto h = programOf(input_headers[i]);
             require(h->context() == p->context(), CL_INVALID_CONTEXT);
             require(header_include_names[i] != nullptr, CL_INVALID_VALUE);
             headers.push_back(h);
+            held.push_back(std::move(h));
             names.emplace_back(header_include_names[i]);
         }
         cl_int err = p->build(options, true, headers, names);
@@ -138,15 +139,17 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
                                      const char* options, cl_uint num_input_programs, const cl_program* input_programs,
                                      BuildNotify pfn_notify, void* user_data, cl_int* errcode_ret) {
     return guardedCreate(errcode_ret, [&]() -> cl_program {
-        Context* c = contextOf(context);
+        auto c = contextOf(context);
         checkDeviceList(num_devices, device_list);
         require(pfn_notify != nullptr || user_data == nullptr, CL_INVALID_VALUE);
         require(num_input_programs > 0 && input_programs != nullptr, CL_INVALID_VALUE);
+        std::vector<Held<Program>> held;  // for the call, as `inputs` names them
         std::vector<Program*> inputs;
         for (cl_uint i = 0; i < num_input_programs; ++i) {
-            Program* in = programOf(input_programs[i]);
+            auto in = programOf(input_programs[i]);
             require(in->context() == c, CL_INVALID_CONTEXT);
             inputs.push_back(in);
+            held.push_back(std::move(in));
         }
         Program* p = Program::link(c, inputs, options);
         if (pfn_notify) pfn_notify(p->handle(), user_data);
@@ -170,7 +173,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name,
                                          size_t param_value_size, void* param_value, size_t* param_value_size_ret) {
     return guarded([&] {
-        Program* p = programOf(program);
+        auto p = programOf(program);
         require(isOurDevice(device), CL_INVALID_DEVICE);
         return p->buildInfo(param_name, param_value_size, param_value, param_value_size_ret);
     });

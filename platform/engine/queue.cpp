@@ -145,7 +145,7 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
     std::vector<Ref<Event>> list;
     for (cl_uint i = 0; i < count; ++i) {
-        Event* e = fromHandle<Event>(events[i]);
+        auto e = fromHandle<Event>(events[i]);
         require(e != nullptr, CL_INVALID_EVENT_WAIT_LIST);
         require(e->context() == context_.get(), CL_INVALID_CONTEXT);
         list.emplace_back(e);

@@ -59,8 +59,8 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
     return guard.detach();
 }
 
-Context* contextOf(cl_context context) {
-    Context* c = fromHandle<Context>(context);
+Held<Context> contextOf(cl_context context) {
+    auto c = fromHandle<Context>(context);
     require(c != nullptr, CL_INVALID_CONTEXT);
     return c;
 }

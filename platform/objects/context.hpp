@@ -63,6 +63,6 @@ private:
 };
 
 // A context argument of an entry point, validated (CL_INVALID_CONTEXT).
-Context* contextOf(cl_context context);
+Held<Context> contextOf(cl_context context);
 
 }  // namespace hetero

@@ -114,10 +114,10 @@ void Kernel::setArg(cl_uint index, size_t size, const void* value) {
     // (this is how every OpenCL implementation reads such arguments).
     if (value && size == sizeof(cl_mem)) {
         void* h = *static_cast<void* const*>(value);
-        if (Mem* m = fromHandle<Mem>(static_cast<cl_mem>(h))) {
+        if (auto m = fromHandle<Mem>(static_cast<cl_mem>(h))) {
             require(m->context() == context(), CL_INVALID_MEM_OBJECT);
             arg.mem = WeakRef<Mem>(m);
-        } else if (Sampler* s = fromHandle<Sampler>(static_cast<cl_sampler>(h))) {
+        } else if (auto s = fromHandle<Sampler>(static_cast<cl_sampler>(h))) {
             require(s->context() == context(), CL_INVALID_SAMPLER);
             arg.sampler = WeakRef<Sampler>(s);
         }

@@ -138,7 +138,7 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
                       void* hostPtr, std::vector<cl_mem_properties> properties) {
     // An image may view a buffer: a 1-D image buffer, or a 2-D image where cl_khr_image2d_from_buffer
     // is offered. It shares the buffer's storage (and so its coherence) and inherits its flags.
-    Mem* source = nullptr;
+    Held<Mem> source;  // held for the call, as every handle the application passes
     if (desc && desc->mem_object) {
         source = fromHandle<Mem>(desc->mem_object);
         require(source != nullptr && source->context() == context, CL_INVALID_IMAGE_DESCRIPTOR);

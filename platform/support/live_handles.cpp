@@ -1,8 +1,13 @@
 // The registry behind handle validation (see object.hpp).
 #include "platform/support/object.hpp"
 
+#include "platform/support/config.hpp"
+
+#include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 #include <unordered_map>
 
 namespace hetero::live_handles {
@@ -12,6 +17,10 @@ struct Entry {
     RefCounted* object;
 };
 struct Registry {
+    Registry() {
+        if (auto delay = config::get("HETERO_TEST_MEM_LOOKUP_DELAY_MS", "test_mem_lookup_delay_ms"))
+            testLookupDelayMs.store(static_cast<unsigned>(std::strtoul(delay->c_str(), nullptr, 10)));
+    }
     std::shared_mutex mutex;
     std::unordered_map<const void*, Entry> handles;
 };
@@ -33,17 +42,19 @@ void remove(const void* handle) {
     r.handles.erase(handle);
 }
 
-bool contains(const void* handle, Kind kind) {
-    auto& r = registry();
-    std::shared_lock lock(r.mutex);
-    auto it = r.handles.find(handle);
-    return it != r.handles.end() && it->second.kind == kind;
-}
-
 bool retainIfLive(const void* handle, Kind kind) {
     auto& r = registry();
     std::shared_lock lock(r.mutex);
     auto it = r.handles.find(handle);
     return it != r.handles.end() && it->second.kind == kind && it->second.object->tryRetain();
 }
+
+bool holdIfLive(const void* handle, Kind kind) {
+    auto& r = registry();
+    std::shared_lock lock(r.mutex);
+    auto it = r.handles.find(handle);
+    return it != r.handles.end() && it->second.kind == kind && it->second.object->tryHold();
+}
+
+void sleepAfterLookup(unsigned ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 }  // namespace hetero::live_handles

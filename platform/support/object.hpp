@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 // The ICD contract: every handle starts with a pointer to a Khronos dispatch table. The loader
 // dispatches on it; backend handles (PoCL, NVIDIA) have the same layout, so the same struct types
@@ -34,13 +35,26 @@ class RefCounted;
 namespace live_handles {
 void add(const void* handle, Kind kind, RefCounted* object);
 void remove(const void* handle);
-bool contains(const void* handle, Kind kind);
 // Retains the object behind `handle` if the handle is still live and the object not on its way
 // out. Safe against a concurrent last release: that one removes the handle (under the registry's
 // lock) before deleting the object. The registry keeps the object's address, so the caller never
 // converts a handle whose object may be gone (a cast is undefined behaviour for a destroyed
 // object; UBSan's vptr check reads the freed memory).
 bool retainIfLive(const void* handle, Kind kind);
+// The same for an API call's hold (see fromHandle).
+bool holdIfLive(const void* handle, Kind kind);
+
+// HETERO_TEST_MEM_LOOKUP_DELAY_MS=<n> (tests only): every lookup of a memory object's handle
+// sleeps n ms after it took its hold, so that a test can release the object's last reference on
+// another thread while a call is between its lookup and its use of the object. Memory objects
+// only, so that the test's other calls (the one that releases) run undelayed. Read when the
+// registry is made; inline: every such lookup asks.
+inline std::atomic<unsigned> testLookupDelayMs{0};
+void sleepAfterLookup(unsigned ms);
+inline void testDelayAfterLookup() {
+    if (unsigned ms = testLookupDelayMs.load(std::memory_order_relaxed)) [[unlikely]]
+        sleepAfterLookup(ms);
+}
 }  // namespace live_handles
 
 class RefCounted {
@@ -50,29 +64,49 @@ public:
     RefCounted& operator=(const RefCounted&) = delete;
     virtual ~RefCounted() = default;
 
-    void retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
-    // Retains unless the object is already on its way out (count zero); for weak lookups.
-    bool tryRetain() {
-        cl_uint n = refs_.load(std::memory_order_relaxed);
-        while (n != 0)
-            if (refs_.compare_exchange_weak(n, n + 1, std::memory_order_acq_rel)) return true;
+    void retain() { counts_.fetch_add(1, std::memory_order_relaxed); }
+    // Retains unless the object is already on its way out (no references left); for weak lookups.
+    bool tryRetain() { return addIfReferenced(1); }
+    // Drops a reference; the object goes once no reference and no hold is left.
+    void release() { drop(1); }
+    // The application's release (clRelease*), by a caller that holds the object: false, changing
+    // nothing, when no reference is left to drop (two threads released the application's last one).
+    bool releaseReference() {
+        uint64_t n = counts_.load(std::memory_order_relaxed);
+        while (references(n) != 0)
+            if (counts_.compare_exchange_weak(n, n - 1, std::memory_order_acq_rel)) return true;
         return false;
     }
-    // Returns true when this was the last reference and the object is gone.
-    bool release() {
-        if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return false;
-        lastReleased();
-        delete this;
-        return true;
-    }
-    cl_uint referenceCount() const { return refs_.load(std::memory_order_relaxed); }
+    // What CL_*_REFERENCE_COUNT reports: references, not the holds of calls in progress.
+    cl_uint referenceCount() const { return references(counts_.load(std::memory_order_relaxed)); }
+
+    // A hold keeps the object whole for an API call (fromHandle); taken only while a reference is
+    // left, so a released object cannot be picked up again.
+    bool tryHold() { return addIfReferenced(kHold); }
+    void dropHold() { drop(kHold); }
 
 protected:
     // Runs once, just before deletion, while the object is still whole.
     virtual void lastReleased() {}
 
 private:
-    std::atomic<cl_uint> refs_{1};
+    // Both counts in one word, so that the one change that leaves both at zero is seen by exactly
+    // one thread, which deletes the object: references in the low half, holds in the high half.
+    static constexpr uint64_t kHold = uint64_t{1} << 32;
+    static cl_uint references(uint64_t n) { return static_cast<cl_uint>(n & (kHold - 1)); }
+    bool addIfReferenced(uint64_t amount) {
+        uint64_t n = counts_.load(std::memory_order_relaxed);
+        while (references(n) != 0)
+            if (counts_.compare_exchange_weak(n, n + amount, std::memory_order_acq_rel)) return true;
+        return false;
+    }
+    void drop(uint64_t amount) {
+        if (counts_.fetch_sub(amount, std::memory_order_acq_rel) != amount) return;
+        lastReleased();
+        delete this;
+    }
+
+    std::atomic<uint64_t> counts_{1};
 };
 
 // Base of every application-visible object: a handle of type Handle that validates as kind K.
@@ -101,11 +135,51 @@ private:
     const uint64_t serial_;
 };
 
-// A handle from the application, as Hetero's object, or nullptr when it is not a live one of ours.
+// An API call's hold on the object behind a handle (see fromHandle): move-only, dropped when the
+// call returns.
 template <class T>
-T* fromHandle(typename T::HandleType h) {
-    if (h == nullptr || !live_handles::contains(h, T::kind)) return nullptr;
-    return static_cast<T*>(h);
+class Held {
+public:
+    Held() = default;
+    Held(Held&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+    Held& operator=(Held&& o) noexcept { std::swap(p_, o.p_); return *this; }
+    Held(const Held&) = delete;
+    Held& operator=(const Held&) = delete;
+    ~Held() { if (p_) p_->dropHold(); }
+    T* get() const { return p_; }
+    T* operator->() const { return p_; }
+    T& operator*() const { return *p_; }
+    explicit operator bool() const { return p_ != nullptr; }
+    // A named hold passes as the object, for as long as it lives; a temporary one does not (the
+    // pointer would outlive the hold). Where the object is used past the Held's scope (a list of
+    // them, a helper's result), keep or return the Held, never the pointer.
+    operator T*() const& { return p_; }
+    operator T*() const&& = delete;
+    bool operator==(std::nullptr_t) const { return p_ == nullptr; }
+    bool operator!=(std::nullptr_t) const { return p_ != nullptr; }
+
+private:
+    template <class U>
+    friend Held<U> fromHandle(typename U::HandleType h);
+    explicit Held(T* held) : p_(held) {}
+    T* p_ = nullptr;
+};
+
+// A handle from the application, as Hetero's object held for the caller, or empty when it is not
+// a live one of ours. The rule for every entry point: turn each handle into its object only here,
+// and keep the Held for as long as the call uses the object. The hold is taken under the
+// registry's lock, and only while the object has a reference left, so a last release on another
+// thread (the application's, or a command's that held a handle the application had released)
+// cannot destroy the object mid-call: the object goes when the hold is dropped. A released handle,
+// NULL, a foreign handle or one of another kind: empty, and the call answers CL_INVALID_<OBJECT>.
+// The hold is not a reference: CL_*_REFERENCE_COUNT does not count it, and clRelease* of a
+// handle with no reference left fails instead of dropping another caller's hold.
+template <class T>
+Held<T> fromHandle(typename T::HandleType h) {
+    if (h == nullptr || !live_handles::holdIfLive(h, T::kind)) return {};
+    Held<T> held(static_cast<T*>(h));  // held: alive, and of kind T
+    if constexpr (T::kind == Kind::Mem) live_handles::testDelayAfterLookup();
+    return held;
 }
 
 // Owning reference to a RefCounted object, for internal links (queue -> context, kernel -> program).

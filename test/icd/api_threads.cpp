@@ -3,6 +3,8 @@
 // failures are collected and asserted on the main thread (Catch2 assertions are not thread-safe).
 #include "cl_test.hpp"
 
+#include <CL/cl_icd.h>
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -312,4 +314,86 @@ TEST_CASE("api: threads create and release kernels of one program at once", "[ap
     REQUIRE(clGetProgramInfo(program, CL_PROGRAM_REFERENCE_COUNT, sizeof refs, &refs, nullptr) == CL_SUCCESS);
     CHECK(refs == 1);
     clReleaseProgram(program);
+}
+
+// A call on a handle the application has released, while a command still holds the object and then
+// drops the last reference on another thread: the call either finds the handle invalid or holds the
+// object until it returns (platform/support/object.hpp, fromHandle). Run by icd.released-handle-race
+// with HETERO_TEST_MEM_LOOKUP_DELAY_MS, which keeps every call on a buffer between its lookup and
+// its use of the buffer for that long: the read below completes and drops its reference meanwhile.
+// Without the hold the call registers its destructor callback on a deleted buffer (ASan: a use after
+// free), and the callback never runs.
+TEST_CASE("api: a call on a released buffer holds it while its last command completes", "[.handle-race]") {
+    cltest::Env env;
+    // Calls with a released handle go through Hetero's own dispatch table: the loader would read
+    // the handle's first word, which is the application's mistake, not Hetero's.
+    const cl_icd_dispatch* hetero = *reinterpret_cast<const cl_icd_dispatch* const*>(env.platform);
+    auto countCall = [](cl_mem, void* counter) { ++*static_cast<std::atomic<int>*>(counter); };
+    for (int round = 0; round < 3; ++round) {
+        cl_int err = CL_SUCCESS;
+        cl_event gate = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64);
+        std::atomic<int> first{0}, second{0};
+        REQUIRE(clSetMemObjectDestructorCallback(m, countCall, &first) == CL_SUCCESS);
+        int host[16];
+        // The read holds the buffer until it has run, which waits for the gate.
+        REQUIRE(clEnqueueReadBuffer(env.queue, m, CL_FALSE, 0, sizeof host, host, 1, &gate, nullptr) == CL_SUCCESS);
+        REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
+        cl_int result = CL_SUCCESS;
+        std::thread caller([&] { result = hetero->clSetMemObjectDestructorCallback(m, countCall, &second); });
+        // Not an assertion's timing: only whether the caller is inside its call (the lookup delay)
+        // when the read completes, which the test is about.
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        caller.join();
+        clReleaseEvent(gate);
+        // The buffer goes once both the read and the call let go of it (bounded: what never comes is a leak).
+        for (int i = 0; i < 3000 && first.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        INFO("round " << round << ", the call returned " << result);
+        CHECK(first == 1);
+        if (result == CL_SUCCESS) CHECK(second == 1);  // registered on the live buffer: it ran when the buffer went
+        else CHECK((result == CL_INVALID_MEM_OBJECT && second == 0));
+    }
+}
+
+// Threads query a user event while the application releases it: each query answers from the live
+// event or fails with CL_INVALID_EVENT (always, once clReleaseEvent has returned), and the queries
+// go on until one fails, so that some are in flight as the event goes (a real race, which the
+// sanitizer builds check: etc/sanitize.sh). Run by icd.released-handle-race only (it takes a few
+// hundred ms, each configuration would add them); the knob there delays buffers only.
+TEST_CASE("api: queries of an event race with its release", "[.handle-race]") {
+    cltest::Env env;
+    const cl_icd_dispatch* hetero = *reinterpret_cast<const cl_icd_dispatch* const*>(env.platform);
+    Problems problems;
+    for (int round = 0; round < 100; ++round) {
+        cl_int err = CL_SUCCESS;
+        cl_event event = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        std::atomic<int> querying{0};
+        std::atomic<bool> released{false};
+        runThreads([&](int t) {
+            if (t == 0) {
+                while (querying.load() < kThreads - 1) std::this_thread::yield();  // all of them at it
+                problems.ok(clReleaseEvent(event), "clReleaseEvent", t);
+                released = true;
+                return;
+            }
+            ++querying;
+            for (;;) {
+                const bool after = released.load();
+                cl_context c = nullptr;
+                cl_int e = hetero->clGetEventInfo(event, CL_EVENT_CONTEXT, sizeof c, &c, nullptr);
+                if (e == CL_INVALID_EVENT) return;
+                if (e != CL_SUCCESS) problems.add("a query failed with " + std::to_string(e));
+                else if (c != env.context) problems.add("a query answered another context");
+                if (after) {
+                    problems.add("a query after clReleaseEvent returned still found the event");
+                    return;
+                }
+            }
+        });
+    }
+    requireNoProblems(problems);
 }
