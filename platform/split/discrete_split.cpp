@@ -40,13 +40,6 @@ std::atomic<uint32_t> nextLaunchId{1};
 // A CPU copy is brought from the GPU in pieces of this size, the GPU kernel's end checked between them.
 constexpr size_t kMigrationPiece = size_t{1} << 20;
 
-// A discrete split runs only in a discrete context (launch.cpp), where every object keeps a copy per slot.
-DiscreteStorage& copiesOf(Storage& s) {
-    DiscreteStorage* copies = s.discrete();
-    if (!copies) fail(CL_INVALID_OPERATION);
-    return *copies;
-}
-
 // The last transfer into mapped host memory still on its way, waited for when this goes (also when a
 // later step throws), so that the memory is never unmapped under it.
 class TransferInto {
@@ -620,13 +613,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
 
     // Lock every storage the launch touches and bring it to the GPU. The CPU copies are brought up
     // to date by the launch's thread, from GPU-side snapshots, so this thread never waits for them.
-    std::vector<DiscreteStorage*> storages;
-    for (const auto& a : args)
-        if (a.mem) storages.push_back(&copiesOf(a.mem->storage()));
-    std::sort(storages.begin(), storages.end());
-    storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
-    std::vector<std::unique_lock<std::mutex>> locks;
-    for (DiscreteStorage* s : storages) locks.emplace_back(s->mutex);
+    auto [storages, locks] = lockArgumentStorages(args);
     // Sub-buffers' backend objects are made under the storage lock, here, not by the chunk thread.
     for (const auto& a : args)
         if (a.mem) {

@@ -29,13 +29,6 @@ namespace {
 
 std::atomic<unsigned> inFlight{0};
 
-// An N-way split runs only in a discrete context (decision.cpp), where every object keeps a copy per slot.
-DiscreteStorage& copiesOf(Storage& s) {
-    DiscreteStorage* copies = s.discrete();
-    if (!copies) fail(CL_INVALID_OPERATION);
-    return *copies;
-}
-
 // Each slot's weight in the split: equal for devices of one name, else their compute units. Tests
 // (chaos) draw them at random, so that the ranges' edges fall everywhere.
 std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
@@ -326,13 +319,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     cl_command_queue primaryQueue = sub.backendQueue;
 
     // Lock every storage the launch touches and make it current on every slot that takes part.
-    std::vector<DiscreteStorage*> storages;
-    for (const auto& a : args)
-        if (a.mem) storages.push_back(&copiesOf(a.mem->storage()));
-    std::sort(storages.begin(), storages.end());
-    storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
-    std::vector<std::unique_lock<std::mutex>> locks;
-    for (DiscreteStorage* s : storages) locks.emplace_back(s->mutex);
+    auto [storages, locks] = lockArgumentStorages(args);
     // Sub-buffers' backend objects are made under the storage lock, here, not by the launch's thread.
     for (const auto& a : args)
         if (a.mem)

@@ -1,7 +1,11 @@
 #include "platform/split/split_common.hpp"
 
 #include "devices/backend_objects.hpp"
+#include "platform/memory/discrete_storage.hpp"
+#include "platform/objects/kernel.hpp"
+#include "platform/objects/memobj.hpp"
 #include "platform/objects/platform.hpp"
+#include "platform/support/error.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +29,22 @@ cl_uint computeUnits(unsigned slot) {
 
 double splitClock() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+DiscreteStorage& copiesOf(Storage& s) {
+    DiscreteStorage* copies = s.discrete();
+    if (!copies) fail(CL_INVALID_OPERATION);
+    return *copies;
+}
+
+ArgumentStorages lockArgumentStorages(const std::vector<KernelArg>& args) {
+    ArgumentStorages a;
+    for (const auto& arg : args)
+        if (arg.mem) a.storages.push_back(&copiesOf(arg.mem->storage()));
+    std::sort(a.storages.begin(), a.storages.end());
+    a.storages.erase(std::unique(a.storages.begin(), a.storages.end()), a.storages.end());
+    for (DiscreteStorage* s : a.storages) a.locks.emplace_back(s->mutex);
+    return a;
 }
 
 }  // namespace hetero

@@ -1,14 +1,33 @@
-// Small things both split engines (discrete_split, unified_split) use.
+// Small things the split engines (discrete_split, nway_split, unified_split) use.
 #pragma once
 
 #include <CL/cl.h>
 
+#include <mutex>
+#include <vector>
+
 namespace hetero {
+
+class DiscreteStorage;
+class Storage;
+struct KernelArg;
 
 // A slot's compute units (at least 1): the smallest chunk worth giving it.
 cl_uint computeUnits(unsigned slot);
 
 // Seconds on the steady clock, for the split history's timings.
 double splitClock();
+
+// A storage's copies per slot: a discrete split runs only in a discrete context (launch.cpp,
+// decision.cpp), where every object keeps a copy per slot; throws CL_INVALID_OPERATION otherwise.
+DiscreteStorage& copiesOf(Storage& s);
+
+// The storages of a launch's memory arguments, each once, locked in address order (as submitWith
+// locks them) until `locks` is cleared or this goes.
+struct ArgumentStorages {
+    std::vector<DiscreteStorage*> storages;
+    std::vector<std::unique_lock<std::mutex>> locks;
+};
+ArgumentStorages lockArgumentStorages(const std::vector<KernelArg>& args);
 
 }  // namespace hetero
