@@ -155,11 +155,16 @@ void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool read
 
 // The N-way decision (nway_split.hpp): split over `slots` unless the first GPU runs every
 // work-group at once (auto mode: a second GPU cannot shorten that) or what the launch writes cannot
-// be merged. Auto mode's history is neither asked nor fed: it knows one GPU and one CPU.
+// be merged. Auto mode asks the history as for the GPU + CPU pair: a size is timed whole first and
+// split (probed) only where the model says it may gain, and kept split only where the split was
+// measured faster (two H100s: LARGE gemm loses 1.28x split, EXTRALARGE gains 1.42x,
+// docs/results/h100-session13). The other GPUs count as a CPU as fast as the GPU (the prior).
 SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
                            const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
     SplitDecision d;
     d.gpuSlot = slots[0];
+    SplitHistory::Decision h;
+    h.split = true;
     if (splitMode() != SplitMode::Always) {
         LaunchCost fits;
         fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
@@ -168,14 +173,31 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
             d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
             return d;
         }
+        pollLaunchTimings();
+        h = SplitHistory::instance().decide(kv.historyKey, sizeKey(launch), splitCost(kernel, kv, args, fits));
+        if (!h.split && !h.timeWhole) {
+            d.why = "history: running whole is faster, or a split cannot pay back";
+            return d;
+        }
     }
     std::vector<Written> written;
-    if (!writtenStorages(kv, args, written, d.why)) return d;
-    if (discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+    bool splittable = writtenStorages(kv, args, written, d.why);
+    if (splittable && h.split && discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
         d.why = "the most split launches allowed are still in flight";
+        splittable = false;
+    }
+    if (!splittable) {
+        // Never timed for a launch that could not split: the size may be timed again.
+        if (h.timeWhole) SplitHistory::instance().recordWhole(kv.historyKey, sizeKey(launch), -1);
+        return d;
+    }
+    d.timeUnsplit = h.timeWhole;
+    if (!h.split) {
+        d.why = "history: running whole is timed first";
         return d;
     }
     d.split = true;
+    d.probe = std::move(h.probe);
     d.cpuSlot = slots[1];
     d.nwaySlots = std::move(slots);
     unlessBuilt(d, kernel, kv, ready);

@@ -72,6 +72,7 @@ struct NwayRun {
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
     double traceBegin = 0, started = 0;
+    std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
 
     unsigned primary() const { return parts[0].slot; }
 
@@ -238,6 +239,9 @@ void runNway(std::shared_ptr<NwayRun> run) {
     unsigned merges = 0;
     const cl_int result = runParts(r, bytesMoved, merges);
     if (r.gateOpener.joinable()) r.gateOpener.join();
+    // For auto mode's history: from submission (a split queued behind other work counts that too).
+    if (result == CL_COMPLETE)
+        recordSplit(r.variants->historyKey, r.launch, splitClock() - r.started, r.probe != nullptr, -1);
 
     uint64_t cpuGroups = 0;
     std::string shares;
@@ -297,6 +301,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     r.name = kernel.name();
     r.launch = launch;
     r.started = splitClock();
+    r.probe = decision.probe;
     r.traceBegin = trace::now();
     if (!r.launch.hasLocal) chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
     r.range = toNDRange(r.launch);
