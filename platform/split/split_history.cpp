@@ -120,6 +120,12 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
                                double cpuShare) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
+    if (!k.splitHere) {
+        k.splitHere = true;
+        HETERO_LOG(Debug, "history %s:%s: first split %.3f ms, not counted (it loaded the variants)", kernel.c_str(),
+                   size.describe().c_str(), seconds * 1e3);
+        return;
+    }
     Size& s = k.sizes[size];
     s.split = seconds;
     if (s.whole >= 0 && probe) {

@@ -111,7 +111,10 @@ public:
     // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
     void recordWhole(const std::string& kernel, const LaunchSize& size, double seconds);
     // A split launch took `seconds` (from when it could start); `probe`: it was a probe;
-    // `cpuShare`: the share of the work-groups the CPU did (negative: not known).
+    // `cpuShare`: the share of the work-groups the CPU did (negative: not known). A kernel's first
+    // split in the process is not a measurement: it loaded the variants and paid every first use
+    // (two H100s: gemm's first N-way split 212 ms, the next ones 13 ms, docs/results/h100-session13),
+    // so it counts as no probe and the next launch may probe again.
     void recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
                      double cpuShare = -1);
 
@@ -142,6 +145,7 @@ private:
     struct Kernel {
         unsigned launches = 0;
         bool launchedHere = false;   // launched in this process (its first launch loaded it)
+        bool splitHere = false;      // split in this process (its first split loaded the variants)
         unsigned probeEvery = 1;     // between first probes at new sizes: 1 until a split loses, then doubling
         unsigned probing = 0;        // probes out
         double wholeSeconds = 0;     // launches run whole, at their sizes' measured times

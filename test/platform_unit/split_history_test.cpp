@@ -20,10 +20,12 @@ LaunchSize size(size_t n) {
 
 // The kernel's first launch, at a size of its own: it also loads the kernel, so it is not timed
 // (tests of other rules start after it).
+// The kernel's first launch and its first split have happened (neither is a measurement).
 void loaded(SplitHistory& h, const char* kernel = "k") {
     SplitHistory::Decision first = h.decide(kernel, size(1));
     REQUIRE_FALSE(first.timeWhole);
     REQUIRE_FALSE(first.split);
+    h.recordSplit(kernel, size(1), 1.0, false);
 }
 
 // Runs `launches` launches of one kernel at one size against a machine where running whole takes
@@ -354,4 +356,26 @@ TEST_CASE("split history: a split measured faster is kept whatever the model exp
     unsigned splits = 0;
     for (int i = 0; i < 64; ++i) splits += h.decide("k", size(1024)).split;
     CHECK(splits >= 60);
+}
+
+TEST_CASE("split history: a kernel's first split loads its variants, so a slow one is probed again at once",
+          "[split_history]") {
+    SplitHistory h;
+    REQUIRE_FALSE(h.decide("k", size(1024)).split);  // its first launch (loading)
+    REQUIRE(h.decide("k", size(1024)).timeWhole);
+    h.recordWhole("k", size(1024), 18 * kMs);
+    SplitHistory::Decision probe = h.decide("k", size(1024));
+    REQUIRE(probe.split);
+    REQUIRE(probe.probe);
+    h.recordSplit("k", size(1024), 212 * kMs, true);  // first use of everything
+    probe.probe.reset();
+    SplitHistory::Decision again = h.decide("k", size(1024));
+    CHECK(again.split);
+    CHECK(again.probe);
+    h.recordSplit("k", size(1024), 13 * kMs, true);
+    again.probe.reset();
+    // Measured faster: kept split (whole every 16th launch, to see whether splitting still pays).
+    unsigned splits = 0;
+    for (int i = 0; i < 16; ++i) splits += h.decide("k", size(1024)).split;
+    CHECK(splits >= 15);
 }
