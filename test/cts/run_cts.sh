@@ -9,7 +9,9 @@ usage() {
     cat <<'EOF'
 usage: test/cts/run_cts.sh [options] SUITE[:CASE,CASE...] ...
   SUITE           a CTS binary name (test_api, test_events, test_cl_get_info, ...); alone: all its
-                  cases (from --list); with :CASE,...: only those
+                  cases (from --list); with :CASE,...: only those. CASE+ARG+ARG... passes the ARGs
+                  after the case name (the image binaries: 2D+CL_RGBA+CL_UNORM_INT8); the whole
+                  string names the case in results.tsv
 options:
   --cts DIR       where the CTS binaries are (default $HETERO_CTS_DIR); searched recursively
   --build DIR     Hetero's build directory (default: build/ of this checkout)
@@ -41,9 +43,12 @@ if [[ "${1:-}" == "--run-one" ]]; then
     shift
     config="$1" suite_bin="$2" case_name="$3" log="$4" limit="$5"
     mkdir -p "$(dirname "$log")"
+    # CASE+ARG+...: the harness runs CASE with the ARGs (formats, sizes) and reports it as CASE.
+    IFS='+' read -r -a case_args <<<"$case_name"
     start=$(date +%s.%N)
-    timeout -k 10 "$limit" "$suite_bin" "$case_name" >"$log" 2>&1 </dev/null
+    timeout -k 10 "$limit" "$suite_bin" "${case_args[@]}" >"$log" 2>&1 </dev/null
     rc=$?
+    full_name="$case_name" case_name="${case_args[0]}"
     secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     # What the harness printed decides; the exit status tells hangs and crashes apart.
     if [[ $rc -eq 124 || $rc -eq 137 ]]; then outcome=hang
@@ -55,7 +60,7 @@ if [[ "${1:-}" == "--run-one" ]]; then
     elif [[ $rc -eq 0 ]]; then outcome=pass
     else outcome=fail
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$(basename "$suite_bin")" "$case_name" "$outcome" "$rc" "$secs"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$config" "$(basename "$suite_bin")" "$full_name" "$outcome" "$rc" "$secs"
     exit 0
 fi
 
