@@ -153,31 +153,28 @@ void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool read
     }
 }
 
-// The N-way decision (nway_split.hpp): split over `slots` unless the first GPU runs every
-// work-group at once (auto mode: a second GPU cannot shorten that) or what the launch writes cannot
-// be merged. Auto mode asks the history as for the GPU + CPU pair: a size is timed whole first and
-// split (probed) only where the model says it may gain, and kept split only where the split was
-// measured faster (two H100s: LARGE gemm loses 1.28x split, EXTRALARGE gains 1.42x,
-// docs/results/h100-session13). The other GPUs count as a CPU as fast as the GPU (the prior).
-SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
-                           const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
-    SplitDecision d;
-    d.gpuSlot = slots[0];
+// What both engines decide alike for a launch on d.gpuSlot: auto mode's history when `askHistory`
+// (a launch the GPU runs in one go, LaunchCost::fitsGpuAtOnce, is decided before the history's lock
+// and lookups: launch-heavy programs such as adi and jacobi-1d launch many), then whether what the
+// launch writes can be merged and a split has room among those in flight. Sets d.split,
+// d.timeUnsplit, d.probe and d.why.
+void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
+                 const LaunchGeometry& launch, bool askHistory) {
     SplitHistory::Decision h;
     h.split = true;
-    if (splitMode() != SplitMode::Always) {
+    if (askHistory) {
         LaunchCost fits;
         fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
-        fits.gpuComputeUnits = computeUnits(slots[0]);
+        fits.gpuComputeUnits = computeUnits(d.gpuSlot);
         if (fits.fitsGpuAtOnce()) {
             d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
-            return d;
+            return;
         }
         pollLaunchTimings();
         h = SplitHistory::instance().decide(kv.historyKey, sizeKey(launch), splitCost(kernel, kv, args, fits));
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
-            return d;
+            return;
         }
     }
     std::vector<Written> written;
@@ -189,17 +186,27 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
     if (!splittable) {
         // Never timed for a launch that could not split: the size may be timed again.
         if (h.timeWhole) SplitHistory::instance().recordWhole(kv.historyKey, sizeKey(launch), -1);
-        return d;
+        return;
     }
+    d.split = h.split;
     d.timeUnsplit = h.timeWhole;
-    if (!h.split) {
-        d.why = "history: running whole is timed first";
-        return d;
-    }
-    d.split = true;
     d.probe = std::move(h.probe);
-    d.cpuSlot = slots[1];
-    d.nwaySlots = std::move(slots);
+    if (!d.split) d.why = "history: running whole is timed first";
+}
+
+// The N-way decision (nway_split.hpp): split over `slots` as decideSplit says. Auto mode's history
+// decides as for the GPU + CPU pair (two H100s split every launch: LARGE gemm lost 1.28x,
+// EXTRALARGE gained 1.42x, docs/results/h100-session13); the other GPUs count as a CPU as fast as
+// the GPU until a split measured them.
+SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
+                           const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
+    SplitDecision d;
+    d.gpuSlot = slots[0];
+    decideSplit(d, kernel, kv, args, launch, splitMode() != SplitMode::Always);
+    if (d.split) {
+        d.cpuSlot = slots[1];
+        d.nwaySlots = std::move(slots);
+    }
     unlessBuilt(d, kernel, kv, ready);
     return d;
 }
@@ -245,41 +252,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     d.cpuSlot = static_cast<unsigned>(cpu);
     // Auto mode asks the history first: most launches of a launch-heavy program run whole and
     // untimed, and need nothing else looked at (no allocation, no walk over the storages).
-    SplitHistory::Decision h;
-    h.split = true;
-    if (splitMode() != SplitMode::Always && share < 0) {
-        // A launch the GPU runs in one go cannot gain (LaunchCost::fitsGpuAtOnce, the history's own
-        // rule too): decided before the history's lock and lookups, for launch-heavy programs
-        // (adi, jacobi-1d) launch many such.
-        LaunchCost fits;
-        fits.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
-        fits.gpuComputeUnits = computeUnits(preferredSlot);
-        if (fits.fitsGpuAtOnce()) {
-            d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
-            return d;
-        }
-        pollLaunchTimings();
-        h = SplitHistory::instance().decide(kv->historyKey, sizeKey(launch), splitCost(kernel, *kv, args, fits));
-        if (!h.split && !h.timeWhole) {
-            d.why = "history: running whole is faster, or a split cannot pay back";
-            return d;
-        }
-    }
-    std::vector<Written> written;
-    bool splittable = writtenStorages(*kv, args, written, d.why);
-    if (splittable && h.split && discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
-        d.why = "the most split launches allowed are still in flight";
-        splittable = false;
-    }
-    if (!splittable) {
-        // Never timed for a launch that could not split: the size may be timed again.
-        if (h.timeWhole) SplitHistory::instance().recordWhole(kv->historyKey, sizeKey(launch), -1);
-        return d;
-    }
-    d.split = h.split;
-    d.timeUnsplit = h.timeWhole;
-    d.probe = std::move(h.probe);
-    if (!d.split) d.why = "history: running whole is timed first";
+    decideSplit(d, kernel, *kv, args, launch, splitMode() != SplitMode::Always && share < 0);
     unlessBuilt(d, kernel, *kv, ready);
     return d;
 }

@@ -727,12 +727,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     for (DiscreteStorage* s : storages) s->freshLater(r.cpu, r.userCpu);
     locks.clear();
 
-    backend::retainEvent(r.userGpu);  // one for the command's event, one for the thread
-    cl_event forCommand = r.userGpu;
-    sub.tails.push_back(r.tail);
-    ++splitsInFlight;
-    runOnSplitWorker([run]() mutable { runSplit(std::move(run)); });  // moved: runSides lets go of it early
-    return forCommand;
+    // Moved into the thread's job: runSides lets go of it early.
+    return handToSplitThread(r.userGpu, r.tail, sub.tails, splitsInFlight, [run]() mutable { runSplit(std::move(run)); });
 }
 
 }  // namespace hetero

@@ -403,12 +403,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         for (DiscreteStorage* s : storages) s->usedUntil(r.parts[i].slot, r.parts[i].user);
     locks.clear();
 
-    backend::retainEvent(r.userPrimary);  // one for the command's event, one for the thread
-    cl_event forCommand = r.userPrimary;
-    sub.tails.push_back(r.tail);
-    ++inFlight;
-    runOnSplitWorker([run]() mutable { runNway(std::move(run)); });  // moved: runNway lets go of it early
-    return forCommand;
+    // Moved into the thread's job: runNway lets go of it early.
+    return handToSplitThread(r.userPrimary, r.tail, sub.tails, inFlight, [run]() mutable { runNway(std::move(run)); });
 }
 
 }  // namespace hetero

@@ -5,6 +5,7 @@
 #include "platform/objects/kernel.hpp"
 #include "platform/objects/memobj.hpp"
 #include "platform/objects/platform.hpp"
+#include "platform/split/split_workers.hpp"
 #include "platform/support/error.hpp"
 
 #include <algorithm>
@@ -45,6 +46,15 @@ ArgumentStorages lockArgumentStorages(const std::vector<KernelArg>& args) {
     a.storages.erase(std::unique(a.storages.begin(), a.storages.end()), a.storages.end());
     for (DiscreteStorage* s : a.storages) a.locks.emplace_back(s->mutex);
     return a;
+}
+
+cl_event handToSplitThread(cl_event done, const std::shared_ptr<Tail>& tail, Tails& tails,
+                           std::atomic<unsigned>& inFlight, std::function<void()> run) {
+    backend::retainEvent(done);  // one for the command's event, one for the thread
+    tails.push_back(tail);
+    ++inFlight;
+    runOnSplitWorker(std::move(run));
+    return done;
 }
 
 }  // namespace hetero

@@ -1,8 +1,13 @@
 // Small things the split engines (discrete_split, nway_split, unified_split) use.
 #pragma once
 
+#include "platform/engine/event_tail.hpp"
+
 #include <CL/cl.h>
 
+#include <atomic>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -29,5 +34,12 @@ struct ArgumentStorages {
     std::vector<std::unique_lock<std::mutex>> locks;
 };
 ArgumentStorages lockArgumentStorages(const std::vector<KernelArg>& args);
+
+// The end of a split launch's submission, for both discrete engines: `done` (the user event that
+// completes the launch, owned by the run) gets one more reference, returned for the command's
+// event; the command completes only when `tail` finishes (it joins `tails`, the submission's);
+// `inFlight` counts the launch until its thread, `run` on a split worker, says otherwise.
+cl_event handToSplitThread(cl_event done, const std::shared_ptr<Tail>& tail, Tails& tails,
+                           std::atomic<unsigned>& inFlight, std::function<void()> run);
 
 }  // namespace hetero

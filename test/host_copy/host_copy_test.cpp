@@ -287,3 +287,30 @@ TEST_CASE("a buffer released while slot 0 still reads its host copy keeps its pi
     clReleaseMemObject(a), clReleaseMemObject(copy), clReleaseMemObject(busy);
     clReleaseKernel(spin);
 }
+
+TEST_CASE("a whole write waits for slot 0's transfer of the write before it from the host copy") {
+    if (!onGpuSlot()) return;
+    cltest::Env env;
+    Program prog(env);
+    cl_kernel spin = env.kernel(prog.program, "spin");
+    cl_mem busy = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    cl_mem x = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    cl_mem first = env.buffer(CL_MEM_READ_WRITE, kBytes), second = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    // Slot 0 spins, so the first write's transfer from x's host copy waits behind it while the
+    // second write (its data copied into the same host copy) is enqueued.
+    cltest::setArg(spin, 0, busy), cltest::setArg(spin, 1, cl_int{100000000});
+    size_t one = 1;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_int> v1(kN), v2(kN);
+    std::iota(v1.begin(), v1.end(), 1);
+    std::iota(v2.begin(), v2.end(), -kN);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, kBytes, v1.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    prog.runAffine(x, first, 1, 0);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, kBytes, v2.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    prog.runAffine(x, second, 1, 0);
+    auto r1 = env.read<cl_int>(first, kN), r2 = env.read<cl_int>(second, kN);
+    for (size_t i = 0; i < kN; ++i) REQUIRE(r1[i] == v1[i]);
+    for (size_t i = 0; i < kN; ++i) REQUIRE(r2[i] == v2[i]);
+    clReleaseMemObject(x), clReleaseMemObject(first), clReleaseMemObject(second), clReleaseMemObject(busy);
+    clReleaseKernel(spin);
+}
