@@ -242,6 +242,7 @@ void DiscreteStorage::hostCopyHolds(uint64_t version) {
 
 void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
+    dropFailedBrings();
     Copy& c = copies_[slot];
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
@@ -251,6 +252,16 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
         c.version = version_;
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
+}
+
+void DiscreteStorage::bringLater(unsigned slot, std::vector<cl_event>& earlierUsers) {
+    backendMem(slot);
+    if (cl_event e = readyOn(slot)) earlierUsers.push_back(backend::retainEvent(e));
+    Copy& c = copies_[slot];
+    c.ready.reset();
+    c.readyQueue = nullptr;
+    promised_[slot] = false;
+    c.version = version_;
 }
 
 void DiscreteStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {

@@ -61,6 +61,12 @@ public:
     // for `done` first. Its version is unchanged (an N-way split's other slots, nway_split.hpp).
     // Call after makeFresh(slot): `done` must come after everything that used the copy before.
     void usedUntil(unsigned slot, cl_event done) { setReady(slot, done); }
+    // `slot`'s copy is stale and a split launch's thread brings the current contents there itself
+    // (from another slot's copy, through a pinned block) before its kernel on that slot: the copy
+    // counts as current from now on. `earlierUsers` gets (retained) what must be done before the
+    // thread overwrites the copy; usedUntil(slot, ...) must follow with an event that completes
+    // only after the bring, with an error if it failed (then bringFailed(slot, version())).
+    void bringLater(unsigned slot, std::vector<cl_event>& earlierUsers);
 
 private:
     cl_mem createBackendMem(unsigned slot) override;
@@ -80,7 +86,6 @@ private:
     // when done, else the slot's users wait for it through a user event of the slot's backend.
     void settleHostCopyReader();
     void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
-    static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
     void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
 
     HostMemory* hostMemory_ = nullptr;  // host_'s allocation when it is ours

@@ -51,11 +51,36 @@ void Storage::releaseCopies() {
     }
 }
 
+void Storage::bringFailed(unsigned slot, uint64_t version) {
+    std::lock_guard lock(failedBringsMutex_);
+    failedBrings_.emplace_back(slot, version);
+    failedBringsPending_.store(true, std::memory_order_release);
+}
+
+void Storage::forgetFailedBrings() {
+    std::vector<std::pair<unsigned, uint64_t>> failed;
+    {
+        std::lock_guard lock(failedBringsMutex_);
+        failed.swap(failedBrings_);
+        failedBringsPending_.store(false, std::memory_order_relaxed);
+    }
+    for (auto [slot, version] : failed) {
+        Copy& c = copies_[slot];
+        if (c.version == version) c.version = kNoVersion;
+        // Nothing need wait for it any more, and a wait list holding it would fail.
+        if (c.ready && backend::done(c.ready.get()) && backend::status(c.ready.get()) < 0) {
+            c.ready.reset();
+            c.readyQueue = nullptr;
+        }
+    }
+}
+
 void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
 
 std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }
 
-int Storage::freshSlot(unsigned preferred) const {
+int Storage::freshSlot(unsigned preferred) {
+    dropFailedBrings();
     if (preferred < copies_.size() && copies_[preferred].version == version_) return static_cast<int>(preferred);
     for (size_t s = 0; s < copies_.size(); ++s)
         if (copies_[s].version == version_) return static_cast<int>(s);

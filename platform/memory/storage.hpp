@@ -16,6 +16,7 @@
 
 #include <CL/cl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,10 +75,13 @@ public:
     }
     // The host copy, allocated on first use.
     unsigned char* host() { return host_ ? host_ : allocateHost(); }
-    bool freshOn(unsigned slot) const { return copies_[slot].version == version_; }
+    bool freshOn(unsigned slot) {
+        dropFailedBrings();
+        return copies_[slot].version == version_;
+    }
     bool hostFresh() const { return hostVersion_ == version_; }
     // A slot holding the current contents, `preferred` if it does; -1 if only the host does.
-    int freshSlot(unsigned preferred) const;
+    int freshSlot(unsigned preferred);
     // The backend event after which `slot`'s copy is ready (owned here), if any; a deferred one is
     // made now. readyFor(): none when that is an event (or a deferred one) of `target`, an
     // in-order queue that orders the work after it anyway.
@@ -108,6 +112,13 @@ public:
     void addView(unsigned slot, cl_mem view, size_t begin, size_t end);
     std::vector<cl_mem> retireView(unsigned slot, cl_mem view);
 
+    // Needs no `mutex` (a split launch's thread calls it while a submission may hold that and wait
+    // for the launch): `slot`'s copy, marked as holding `version` before a split launch's thread
+    // brought it there (DiscreteStorage::bringLater), never got it. The thread has completed the
+    // copy's ready event with an error, so work already waiting on the copy fails; whoever looks at
+    // the copies next finds it stale and the failed event gone (dropFailedBrings).
+    void bringFailed(unsigned slot, uint64_t version);
+
 protected:
     Storage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image);
     virtual cl_mem createBackendMem(unsigned slot) = 0;  // sets copies_[slot].mem
@@ -116,6 +127,11 @@ protected:
     // Releases every copy's views, then its ready event and backend buffer: each implementation's
     // destructor does this first (a base destructor would run after the implementation's parts).
     void releaseCopies();
+    // With `mutex` held: what bringFailed() reported takes effect.
+    void dropFailedBrings() {
+        if (failedBringsPending_.load(std::memory_order_acquire)) forgetFailedBrings();
+    }
+    static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
 
     struct Copy {
         cl_mem mem = nullptr;      // raw: released by releaseCopies() only after its views (devices/view_lock.hpp)
@@ -133,6 +149,12 @@ protected:
     std::vector<Copy> copies_;
     unsigned char* host_ = nullptr;
     uint64_t hostVersion_ = 0;
+
+private:
+    void forgetFailedBrings();
+    std::atomic<bool> failedBringsPending_{false};
+    std::mutex failedBringsMutex_;
+    std::vector<std::pair<unsigned, uint64_t>> failedBrings_;  // (slot, version), guarded by failedBringsMutex_
 };
 
 }  // namespace hetero

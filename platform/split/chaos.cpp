@@ -52,6 +52,12 @@ bool failChunk() {
     return nth(every, chunks);
 }
 
+bool failBring() {
+    static const unsigned nth = everyKnob("HETERO_TEST_SPLIT_FAIL_BRING", "test_split_fail_bring");
+    static std::atomic<unsigned> brings{0};
+    return nth > 0 && brings.fetch_add(1) + 1 == nth;
+}
+
 bool gpuAfterCpu() {
     static const bool on = everyKnob("HETERO_TEST_SPLIT_GPU_AFTER_CPU", "test_split_gpu_after_cpu") > 0;
     return on;

@@ -13,6 +13,9 @@ void delay(unsigned maxMicroseconds);
 // HETERO_TEST_SPLIT_FAIL_EVERY=<n> (tests only): true for every n-th CPU chunk of the process, which
 // the discrete engine then fails as a backend would, so tests see a CPU side failing mid-launch.
 bool failChunk();
+// HETERO_TEST_SPLIT_FAIL_BRING=<n> (tests only): true for the n-th copy that an N-way launch's thread
+// brings to another slot (nway_split.cpp), which then fails as a backend's transfer would.
+bool failBring();
 // HETERO_TEST_SPLIT_GIVE_UP_EVERY=<n> (tests only): true for every n-th adaptive split launch, whose
 // CPU side then gives up before preparing anything, as when the GPU kernel ends first; so tests see
 // what a launch that gave up leaves for later ones (the CPU copies it must still bring).

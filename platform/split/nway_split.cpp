@@ -58,6 +58,8 @@ struct NwayRun {
         std::vector<cl_event> ready;  // its copies' earlier users: done before its kernel (owned)
         std::vector<cl_mem> written;  // its copy of each target (the storages own them)
         cl_event user = nullptr;      // its copies are used until this completes (usedUntil); owned
+        std::vector<backend::Event> brought;  // the writes that brought its copies (bringCopies)
+        bool bringsCopies = false;    // some of its copies are brought by the thread (bringLater)
     };
     std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
     struct Target {                 // a written memory object, on the primary
@@ -66,6 +68,24 @@ struct NwayRun {
         bool neverWritten;          // its copies hold whatever their allocation held: zeroed first
     };
     std::vector<Target> targets;
+    // A copy the thread brings from the primary to other slots, through a pinned block, while the
+    // primary's kernel runs (DiscreteStorage::bringLater): the submitting thread does not wait for it.
+    struct Bring {
+        DiscreteStorage* storage;     // kept alive by args
+        uint64_t version;             // what the copies were marked as holding
+        cl_mem from = nullptr;        // on the primary: the object's copy (read-only) or its orig snapshot
+        size_t bytes;
+        PinnedPool::Block block;
+        std::vector<size_t> parts;    // the parts whose copy it is, and those copies
+        std::vector<cl_mem> to;
+    };
+    std::vector<Bring> brings;
+    std::shared_ptr<PinnedPool> pinned;  // the brings' blocks' pool
+    bool broughtAll = false;             // every bring's writes were enqueued
+    bool submitted = false;              // handed to the thread, which completes every event
+    // Every storage of the launch and its version at submission: a part whose copies were not all
+    // brought reports each of its copies as failed (Storage::bringFailed).
+    std::vector<std::pair<DiscreteStorage*, uint64_t>> versions;
     std::vector<cl_event> snapshots;  // the primary's fills and orig copies: after the launch's dependencies
     backend::Event primaryDone;
     cl_event userPrimary = nullptr;   // completes the launch (its backend event); owned
@@ -79,6 +99,9 @@ struct NwayRun {
     // What a launch that failed half-way through its submission, or its thread, left.
     ~NwayRun() {
         if (gateOpener.joinable()) gateOpener.join();
+        // The thread finished every queue that used the blocks; a submission that failed used none.
+        for (auto& b : brings)
+            if (b.block) pinned->give(b.block);
         cl_context primaryContext = context && !parts.empty() ? context->backend(primary()) : nullptr;
         if (resources && primaryContext)
             for (auto& t : targets) {
@@ -93,6 +116,9 @@ struct NwayRun {
                 backend::complete(p.user, CL_OUT_OF_RESOURCES);
                 backend::releaseEvent(p.user);
             }
+            // A submission that failed after marking copies current that nobody will bring.
+            if (p.bringsCopies && !submitted)
+                for (const auto& [storage, version] : versions) storage->bringFailed(p.slot, version);
         }
         if (userPrimary) {
             backend::complete(userPrimary, CL_OUT_OF_RESOURCES);
@@ -149,6 +175,46 @@ void bringToPrimary(Context& context, cl_command_queue fromQueue, cl_mem from, c
         [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, 0, bytes, block.data, {}, sent); }));
 }
 
+// The brings (NwayRun::Bring), once the launch's dependencies are met: each copy read from the
+// primary into its pinned block in pieces on the primary's internal queue, and each piece written on
+// to every slot that needs it as soon as it is in, so reads and writes overlap (bench/tools/peer_copy
+// between two H100s: 35-46 GB/s pipelined in 8 MiB pieces, 27 GB/s whole). The writes' events go to
+// each part's `brought`; the part's kernel follows them on its in-order queue.
+constexpr size_t kBringPiece = size_t{8} << 20;
+
+void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMoved) {
+    SplitResources& res = *r.resources;
+    trace::Scope span({int(r.primary()), "N-way copies out"}, "to " + std::to_string(r.parts.size() - 1) + " slots");
+    std::vector<std::vector<backend::Event>> reads(r.brings.size());
+    for (size_t b = 0; b < r.brings.size(); ++b) {
+        const auto& br = r.brings[b];
+        for (size_t offset = 0; offset < br.bytes; offset += kBringPiece) {
+            const size_t len = std::min(kBringPiece, br.bytes - offset);
+            check(backend::enqueueRead(primaryTransfer, br.from, offset, len, br.block.data + offset, {},
+                                       reads[b].emplace_back().receive()));
+        }
+    }
+    backend::flush(primaryTransfer);
+    for (size_t b = 0; b < r.brings.size(); ++b) {
+        const auto& br = r.brings[b];
+        if (chaos::failBring()) fail(CL_OUT_OF_RESOURCES);  // test knob: the transfer fails
+        size_t piece = 0;
+        for (size_t offset = 0; offset < br.bytes; offset += kBringPiece, ++piece) {
+            const size_t len = std::min(kBringPiece, br.bytes - offset);
+            check(backend::waitFor(reads[b][piece].get()));
+            chaos::delay(500);
+            for (size_t k = 0; k < br.parts.size(); ++k) {
+                auto& p = r.parts[br.parts[k]];
+                cl_command_queue queue = res.slot(p.slot).queue.get();
+                check(backend::enqueueWrite(queue, br.to[k], offset, len, br.block.data + offset, {},
+                                            p.brought.emplace_back().receive()));
+                backend::flush(queue);
+            }
+        }
+        bytesMoved += br.bytes * br.parts.size();
+    }
+}
+
 // The other slots' kernels, then each one's results merged into the primary's copies in turn.
 // Returns the launch's status; every slot's queue is idle and its `user` event complete after.
 cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
@@ -163,12 +229,18 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
         backend::waitAll(r.snapshots);
         backend::releaseAll(r.snapshots);
         // Commands on the shared internal queues never carry wait lists (one launch's dependencies
-        // would hold every other launch behind it there): waited for here instead.
+        // would hold every other launch behind it there): waited for here instead, before the
+        // brings overwrite any copy.
         for (size_t i = 1; i < r.parts.size(); ++i) {
             auto& p = r.parts[i];
             chaos::delay(2000);
             backend::waitAll(p.ready);
             backend::releaseAll(p.ready);
+        }
+        if (!r.brings.empty()) bringCopies(r, primaryTransfer, bytesMoved);
+        r.broughtAll = true;
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 if (!r.targets[t].neverWritten) continue;
@@ -185,6 +257,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             check(backend::waitFor(done[i].get()));
+            for (const auto& write : p.brought) check(backend::waitFor(write.get()));  // its inputs did arrive
             chaos::delay(2000);
             // Its copy of each written object into recv on the primary, through host memory.
             for (size_t t = 0; t < r.targets.size(); ++t) {
@@ -220,9 +293,15 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             backend::finish(res.slot(p.slot).queue.get());
         } catch (const Error&) {  // its queue was never made: nothing of it runs
         }
-        backend::complete(p.user, CL_COMPLETE);  // its read-only copies are intact, its written ones stale
+        // Its read-only copies are intact (its written ones stale) unless they were to be brought
+        // and not all were: then work already waiting for them fails, and they count as stale.
+        bool intact = !p.bringsCopies || r.broughtAll;
+        for (const auto& write : p.brought) intact = intact && backend::status(write.get()) == CL_COMPLETE;
+        backend::complete(p.user, intact ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
         backend::releaseEvent(p.user);
         p.user = nullptr;
+        if (!intact)
+            for (const auto& [storage, version] : r.versions) storage->bringFailed(p.slot, version);
     }
     if (cl_int primaryStatus = backend::waitFor(r.primaryDone.get()); primaryStatus != CL_SUCCESS && result == CL_COMPLETE)
         result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
@@ -315,7 +394,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     const std::vector<uint64_t> bounds = nwayBounds(r.groups, shareWeights(slots));
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
-        if (i == 0 || bounds[i + 1] > bounds[i]) r.parts.push_back({slots[i], bounds[i], bounds[i + 1], {}, {}, nullptr});
+        if (i == 0 || bounds[i + 1] > bounds[i]) r.parts.push_back({slots[i], bounds[i], bounds[i + 1], {}, {}, nullptr, {}, false});
     }
 
     SplitResources& res = *r.resources;
@@ -330,15 +409,39 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         if (a.mem)
             for (const auto& p : r.parts) a.mem->backendMem(p.slot);
     // The other slots first: bringing a copy through the host may let go of the host copy's slot's
-    // `ready` event, which the primary's wait list (borrowed events) must not hold by then.
-    for (size_t i = 1; i < r.parts.size(); ++i) {
-        auto& p = r.parts[i];
+    // `ready` event, which the primary's wait list (borrowed events) must not hold by then. A copy
+    // current on the primary the thread brings instead, while the primary computes (bringCopies).
+    r.pinned = r.context->pinnedPool();
+    for (DiscreteStorage* s : storages) {
+        r.versions.emplace_back(s, s->version());
+        NwayRun::Bring bring{s, s->version(), nullptr, s->bytes(), {}, {}, {}};
         std::vector<cl_event> ready;
-        for (DiscreteStorage* s : storages) {
-            s->makeFresh(p.slot, sub.queue, ready);
-            for (cl_event e : ready) p.ready.push_back(backend::retainEvent(e));
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            const unsigned slot = r.parts[i].slot;
+            if (r.pinned && !s->isImage() && static_cast<int>(slot) != s->hostAliasSlot() && s->freshOn(primary) &&
+                !s->freshOn(slot)) {
+                bring.parts.push_back(i);
+                continue;
+            }
+            s->makeFresh(slot, sub.queue, ready);
+            for (cl_event e : ready) r.parts[i].ready.push_back(backend::retainEvent(e));
             ready.clear();
         }
+        if (bring.parts.empty()) continue;
+        bring.block = r.pinned->take(bring.bytes);
+        for (size_t i : bring.parts) {
+            auto& p = r.parts[i];
+            if (!bring.block) {  // no pinned memory to be had: through the host now
+                s->makeFresh(p.slot, sub.queue, ready);
+                for (cl_event e : ready) p.ready.push_back(backend::retainEvent(e));
+                ready.clear();
+                continue;
+            }
+            p.bringsCopies = true;
+            s->bringLater(p.slot, p.ready);
+            bring.to.push_back(s->backendMem(p.slot));
+        }
+        if (bring.block) r.brings.push_back(std::move(bring));
     }
     std::vector<cl_event> primaryWait = sub.waitsOn(primaryQueue);
     for (DiscreteStorage* s : storages) s->makeFresh(primary, sub.queue, primaryWait);
@@ -370,6 +473,19 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         r.targets.push_back(t);
         for (size_t i = 1; i < r.parts.size(); ++i) r.parts[i].written.push_back(w.storage->backendMem(r.parts[i].slot));
     }
+    // What the brings read on the primary: a written object's orig snapshot (its copy changes under
+    // the primary's kernel), else the object's own copy. The thread reads once the launch's
+    // dependencies are met: after a marker behind them.
+    for (auto& b : r.brings) {
+        b.from = b.storage->backendMem(primary);
+        for (size_t t = 0; t < written.size(); ++t)
+            if (written[t].storage == b.storage) b.from = r.targets[t].orig;
+    }
+    if (!r.brings.empty()) {
+        cl_event met = nullptr;
+        check(backend::enqueueMarker(primaryQueue, primaryWait, &met));
+        r.snapshots.push_back(met);
+    }
 
     // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
     backend::Event gateHeld;
@@ -398,6 +514,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         if (!r.parts[i].user) fail(CL_OUT_OF_RESOURCES);
     }
     // Nothing below throws: the storages now rely on the thread completing these events.
+    r.submitted = true;
     for (const auto& w : written) w.storage->wroteOn(primary, r.userPrimary);
     for (size_t i = 1; i < r.parts.size(); ++i)
         for (DiscreteStorage* s : storages) s->usedUntil(r.parts[i].slot, r.parts[i].user);

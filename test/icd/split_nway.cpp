@@ -95,3 +95,66 @@ TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
+
+// A copy the launch's thread brings to another slot while the primary computes
+// (HETERO_TEST_SPLIT_FAIL_BRING=1: the first such copy fails as a transfer would). The launch
+// reports the failure, and the copy it could not bring counts as stale: the next launch brings it
+// again and is exact, and the host still reads what it wrote. Hidden ([.nway-failed-bring]): only
+// icd.nway-failed-bring sets the knob.
+TEST_CASE("an N-way launch whose copy could not be brought fails, and the next one brings it again",
+          "[.nway-failed-bring]") {
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_bring") + R"(
+        __kernel void twice(__global const uint* in, __global uint* out) {
+            size_t i = get_global_id(0);
+            out[i] = in[i] * 2u + 1u;
+        })");
+    cl_kernel k = env.kernel(p, "twice");
+    const size_t local = 64, n = local * 96;
+    std::vector<cl_uint> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_uint>(i * 2654435761u);
+    cl_mem inBuf = env.buffer(CL_MEM_READ_ONLY, n * sizeof(cl_uint));
+    // Written by the host: current on the launch's slot and the host copy, stale on the other GPU slot.
+    REQUIRE(clEnqueueWriteBuffer(env.queue, inBuf, CL_TRUE, 0, n * sizeof(cl_uint), in.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    cl_mem failedOut = env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+    cl_mem out = env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+    const Counters start = Counters::read(env.platform);
+    const size_t global = n;
+
+    setArg(k, 0, inBuf);
+    setArg(k, 1, failedOut);
+    cl_event failed = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, &failed) == CL_SUCCESS);
+    clWaitForEvents(1, &failed);
+    cl_int status = CL_COMPLETE;
+    REQUIRE(clGetEventInfo(failed, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    CHECK(status < 0);
+    clReleaseEvent(failed);
+
+    // On a queue of its own: the failed launch would fail whatever follows it on its in-order queue.
+    cl_int err = CL_SUCCESS;
+    cl_command_queue queue = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    setArg(k, 1, out);
+    REQUIRE(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_uint> got(n), gotIn(n);
+    REQUIRE(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, n * sizeof(cl_uint), got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(queue, inBuf, CL_TRUE, 0, n * sizeof(cl_uint), gotIn.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    clReleaseCommandQueue(queue);
+    size_t wrong = 0, wrongIn = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (got[i] != in[i] * 2u + 1u) ++wrong;
+        if (gotIn[i] != in[i]) ++wrongIn;
+    }
+    CHECK(wrong == 0);
+    CHECK(wrongIn == 0);
+    const Counters end = Counters::read(env.platform);
+    CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] >= 1);
+    clReleaseMemObject(inBuf);
+    clReleaseMemObject(failedOut);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
