@@ -8,8 +8,10 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <mutex>
+#include <sstream>
 
 // Every Hetero library exports this symbol; a vendor library that has it is Hetero (this copy or
 // another installed one) and must never become a backend, or Hetero would wrap itself.
@@ -106,7 +108,33 @@ void Backends::load() {
         }
     for (const auto& s : slots_)
         HETERO_LOG(Info, "slot %u: %s", s.index, s.describe().c_str());
+    chooseGpuSlots();
     lockViews();
+}
+
+void Backends::chooseGpuSlots() {
+    auto named = config::get("HETERO_GPU_SLOTS", "gpu_slots");
+    if (!named) {
+        for (const auto& s : slots_)
+            if (s.type & CL_DEVICE_TYPE_GPU) gpuSlots_.push_back(s.index);
+        return;
+    }
+    std::stringstream list(*named);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        char* end = nullptr;
+        unsigned long n = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end || n >= slots_.size()) {
+            HETERO_LOG(Warn, "HETERO_GPU_SLOTS: \"%s\" is no slot (0 to %zu); ignored", item.c_str(), slots_.size() - 1);
+            continue;
+        }
+        if (!isGpuSlot(unsigned(n))) gpuSlots_.push_back(unsigned(n));
+    }
+    std::sort(gpuSlots_.begin(), gpuSlots_.end());
+}
+
+bool Backends::isGpuSlot(unsigned slot) const {
+    return std::find(gpuSlots_.begin(), gpuSlots_.end(), slot) != gpuSlots_.end();
 }
 
 void Backends::lockViews() const {

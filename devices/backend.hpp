@@ -42,15 +42,23 @@ public:
     const std::string& problem() const { return problem_; }
     // The slot unsplit work runs on by default: the first GPU, else slot 0.
     unsigned primarySlot() const { return primary_; }
+    // The slots that count as GPUs, in slot order: HETERO_GPU_SLOTS=<slot>,<slot>,... where set
+    // (tests make PoCL slots stand in for GPUs this way), else every slot whose device is a GPU.
+    // N-way splits go over them (platform/split/nway_split.hpp), and no host copy is kept as one's
+    // (platform/memory/discrete_storage.cpp). Slot numbers that do not exist are ignored with a warning.
+    const std::vector<unsigned>& gpuSlots() const { return gpuSlots_; }
+    bool isGpuSlot(unsigned slot) const;
 
 private:
     Backends();
     void load();
     void lockViews() const;  // HETERO_BACKEND_VIEW_LOCK
+    void chooseGpuSlots();   // HETERO_GPU_SLOTS
     std::vector<BackendPlatform> platforms_;
     std::vector<Slot> slots_;
     std::string problem_;
     unsigned primary_ = 0;
+    std::vector<unsigned> gpuSlots_;
 };
 
 }  // namespace hetero

@@ -19,13 +19,14 @@ namespace hetero {
 namespace {
 
 // The slot whose copy of a buffer is its host copy: a CPU slot, not the primary one (that is the
-// GPU, or the slot everything runs on); -1 when there is none.
+// GPU, or the slot everything runs on) nor one standing in for a GPU; -1 when there is none.
 int cpuSlotForHostCopy(Context* context) {
     Device* device = Device::instance();
     if (!device || context->slotCount() < 2) return -1;
-    const unsigned primary = Backends::instance().primarySlot();
+    const Backends& backends = Backends::instance();
     for (const Slot& s : device->slots())
-        if (s.index != primary && (s.type & CL_DEVICE_TYPE_CPU)) return static_cast<int>(s.index);
+        if (s.index != backends.primarySlot() && (s.type & CL_DEVICE_TYPE_CPU) && !backends.isGpuSlot(s.index))
+            return static_cast<int>(s.index);
     return -1;
 }
 

@@ -46,33 +46,6 @@ bool nwaySplits() {
     return on;
 }
 
-const std::vector<unsigned>& gpuSlots() {
-    static const std::vector<unsigned>* slots = [] {
-        auto* out = new std::vector<unsigned>;  // never destroyed: split threads may ask during exit
-        const auto& all = Backends::instance().slots();
-        auto named = config::get("HETERO_GPU_SLOTS", "gpu_slots");
-        if (!named) {
-            for (const auto& s : all)
-                if (s.type & CL_DEVICE_TYPE_GPU) out->push_back(s.index);
-            return out;
-        }
-        std::stringstream list(*named);
-        std::string item;
-        while (std::getline(list, item, ',')) {
-            char* end = nullptr;
-            unsigned long n = std::strtoul(item.c_str(), &end, 10);
-            if (item.empty() || *end || n >= all.size()) {
-                HETERO_LOG(Warn, "HETERO_GPU_SLOTS: \"%s\" is no slot (0 to %zu); ignored", item.c_str(), all.size() - 1);
-                continue;
-            }
-            if (std::find(out->begin(), out->end(), unsigned(n)) == out->end()) out->push_back(unsigned(n));
-        }
-        std::sort(out->begin(), out->end());
-        return out;
-    }();
-    return *slots;
-}
-
 bool eagerVariantBuilds() {
     static const bool eager = [] {
         if (testOnlySide() != OnlySide::Off) return true;  // no launch may run whole while variants build

@@ -15,15 +15,9 @@ SplitMode splitMode();
 double cpuShare();
 
 // HETERO_SPLIT_NWAY: on (default) or off. On, a launch that splits in discrete memory from one of
-// two or more GPU slots (gpuSlots) is split over all of them (nway_split.hpp); off, between one GPU
+// two or more GPU slots (Backends::gpuSlots) is split over all of them (nway_split.hpp); off, between one GPU
 // and one CPU as before. Read once.
 bool nwaySplits();
-
-// The slots the N-way split counts as GPUs, in slot order: HETERO_GPU_SLOTS=<slot>,<slot>,... where
-// set (tests make PoCL slots stand in for GPUs this way), else every slot whose device is a GPU.
-// Only the split decision reads it: where whole launches run and which copy is the host's do not
-// change. Read once; slot numbers that do not exist are ignored with a warning.
-const std::vector<unsigned>& gpuSlots();
 
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
 // when a launch of one of its kernels first wants to split.

@@ -125,12 +125,12 @@ bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& arg
 namespace {
 
 // The GPU slots an N-way split of a launch from `preferred` takes, `preferred` first: every GPU
-// slot (gpuSlots) with the chunk variant, when `preferred` is one and there are two or more; else
+// slot (Backends::gpuSlots) with the chunk variant, when `preferred` is one and there are two or more; else
 // none. `hasChunk` answers for variants not built yet as if they were.
 template <typename HasChunk>
 std::vector<unsigned> nwayParticipants(unsigned preferred, HasChunk hasChunk) {
     std::vector<unsigned> slots;
-    const auto& gpus = gpuSlots();
+    const auto& gpus = Backends::instance().gpuSlots();
     if (gpus.size() < 2 || std::find(gpus.begin(), gpus.end(), preferred) == gpus.end() || !hasChunk(preferred))
         return slots;
     slots.push_back(preferred);

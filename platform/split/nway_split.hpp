@@ -1,5 +1,5 @@
 // The N-way split engine for discrete memory (docs/multi-slot.md, issue 17): one launch over two
-// or more GPU slots (config.hpp's gpuSlots), each running the chunk variant over its own exclusive,
+// or more GPU slots (Backends::gpuSlots), each running the chunk variant over its own exclusive,
 // contiguous range of the flattened work-groups, fixed up front (no abort, no status word):
 //   - before any kernel, every slot's copy of every argument is made current, and the primary
 //     (the first slot, where the launch was placed) snapshots the written objects (`orig`);
