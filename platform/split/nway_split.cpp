@@ -53,12 +53,15 @@ struct NwayRun {
     transform::NDRange range;
     uint64_t groups = 0;
     struct Part {                   // one slot's share
-        unsigned slot;
-        uint64_t lo, hi;            // its work-groups [lo, hi)
+        unsigned slot = 0;
+        uint64_t lo = 0, hi = 0;    // its work-groups [lo, hi)
         std::vector<cl_event> ready;  // its copies' earlier users: done before its kernel (owned)
         std::vector<cl_mem> written;  // its copy of each target (the storages own them)
         cl_event user = nullptr;      // its copies are used until this completes (usedUntil); owned
         std::vector<backend::Event> brought;  // the writes that brought its copies (bringCopies)
+        // Per target, its results read into a pinned block (empty: none to be had, bringToPrimary).
+        std::vector<PinnedPool::Block> results;
+        std::vector<backend::Event> resultReads;
         bool bringsCopies = false;    // some of its copies are brought by the thread (bringLater)
     };
     std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
@@ -102,6 +105,9 @@ struct NwayRun {
         // The thread finished every queue that used the blocks; a submission that failed used none.
         for (auto& b : brings)
             if (b.block) pinned->give(b.block);
+        for (auto& p : parts)
+            for (auto& block : p.results)
+                if (block) pinned->give(block);
         cl_context primaryContext = context && !parts.empty() ? context->backend(primary()) : nullptr;
         if (resources && primaryContext)
             for (auto& t : targets) {
@@ -249,6 +255,14 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 check(backend::enqueueFill(queue, p.written[t], &zero, bytes % 4 == 0 ? 4 : 1, 0, bytes, {}, nullptr));
             }
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
+            // Its results start back as soon as its kernel is done, each into a pinned block of its
+            // own: the slots' reads overlap one another and the merges, which go one slot at a time.
+            for (const auto& target : r.targets) {
+                PinnedPool::Block& block = p.results.emplace_back(r.pinned ? r.pinned->take(target.bytes) : PinnedPool::Block{});
+                backend::Event& read = p.resultReads.emplace_back();
+                if (block) check(backend::enqueueRead(queue, p.written[p.results.size() - 1], 0, target.bytes, block.data, {},
+                                                      read.receive()));
+            }
             backend::flush(queue);
         }
         std::vector<merge::Target> mergeTargets;
@@ -263,7 +277,16 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 const auto& target = r.targets[t];
                 trace::Scope span({int(primary), "N-way results in"}, "from slot " + std::to_string(p.slot));
-                bringToPrimary(*r.context, queue, p.written[t], primaryTransfer, target.recv, target.bytes);
+                if (const PinnedPool::Block block = p.results[t]) {
+                    check(backend::waitFor(p.resultReads[t].get()));
+                    check(backend::enqueueAndWait([&](cl_event* sent) {
+                        return backend::enqueueWrite(primaryTransfer, target.recv, 0, target.bytes, block.data, {}, sent);
+                    }));
+                    p.results[t] = {};
+                    r.pinned->give(block);
+                } else {
+                    bringToPrimary(*r.context, queue, p.written[t], primaryTransfer, target.recv, target.bytes);
+                }
                 bytesMoved += target.bytes;
             }
             // Nothing of this launch uses that slot's copies any more.
@@ -394,7 +417,11 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     const std::vector<uint64_t> bounds = nwayBounds(r.groups, shareWeights(slots));
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
-        if (i == 0 || bounds[i + 1] > bounds[i]) r.parts.push_back({slots[i], bounds[i], bounds[i + 1], {}, {}, nullptr, {}, false});
+        if (i > 0 && bounds[i + 1] == bounds[i]) continue;
+        auto& part = r.parts.emplace_back();
+        part.slot = slots[i];
+        part.lo = bounds[i];
+        part.hi = bounds[i + 1];
     }
 
     SplitResources& res = *r.resources;
