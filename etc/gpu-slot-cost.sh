@@ -8,7 +8,8 @@
 #   source .device/env.sh && etc/gpu-slot-cost.sh [programs] [rounds] [size]
 # NATIVE_PLATFORM (default NVIDIA), DEVICE_TYPE (default gpu), SLOT_COST_BUILD (a build to use).
 # Extra configurations: SLOT_COST_EXTRA="name=ENV=VALUE ENV=VALUE;name2=..." (e.g. a diagnostic switch,
-# or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1). SLOT_COST_CONFIGS=a,b,...:
+# or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1); a name starting with
+# native- runs natively with its settings (native-arginfo=POLYBENCH_EXTRA_BUILD_OPTIONS=-cl-kernel-arg-info). SLOT_COST_CONFIGS=a,b,...:
 # only the configurations named, in that order. SLOT_COST_REPEAT: each run's --repeat (default 10).
 # Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run.
 set -uo pipefail
@@ -45,8 +46,9 @@ for r in $(seq "$rounds"); do
     for c in "${configs[@]}"; do
       name=${c%%=*}; settings=${c#*=}
       [ -z "$name" ] && continue
-      if [ "$name" = native ]; then
-        o=$($build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
+      if [ "${name%%-*}" = native ]; then  # native, or native-<x> with settings of its own
+        # shellcheck disable=SC2086
+        o=$(env $settings $build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       else
         # shellcheck disable=SC2086
         o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings \

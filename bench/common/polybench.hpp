@@ -287,11 +287,16 @@ inline void setup(Cl& cl, const Options& options) {
   CL_CHECK(error);
 }
 
+// POLYBENCH_EXTRA_BUILD_OPTIONS (measuring only) is added to every build's options: how an option
+// that Hetero adds for its backends (-cl-kernel-arg-info) changes a native run.
 inline cl_program buildProgram(Cl& cl, const char* source, const char* options = "") {
   cl_int error = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(cl.context, 1, &source, nullptr, &error);
   CL_CHECK(error);
-  const cl_int status = clBuildProgram(program, 1, &cl.device, options, nullptr, nullptr);
+  std::string allOptions = options;
+  if (const char* extra = std::getenv("POLYBENCH_EXTRA_BUILD_OPTIONS"))
+    allOptions += std::string(allOptions.empty() ? "" : " ") + extra;
+  const cl_int status = clBuildProgram(program, 1, &cl.device, allOptions.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     size_t size = 0;
     clGetProgramBuildInfo(program, cl.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
