@@ -456,19 +456,21 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         }
         if (bring.parts.empty()) continue;
         bring.block = r.pinned->take(bring.bytes);
-        for (size_t i : bring.parts) {
-            auto& p = r.parts[i];
-            if (!bring.block) {  // no pinned memory to be had: through the host now
-                s->makeFresh(p.slot, sub.queue, ready);
-                for (cl_event e : ready) p.ready.push_back(backend::retainEvent(e));
+        if (!bring.block) {  // no pinned memory to be had: through the host now
+            for (size_t i : bring.parts) {
+                s->makeFresh(r.parts[i].slot, sub.queue, ready);
+                for (cl_event e : ready) r.parts[i].ready.push_back(backend::retainEvent(e));
                 ready.clear();
-                continue;
             }
+            continue;
+        }
+        NwayRun::Bring& kept = r.brings.emplace_back(std::move(bring));  // its block goes back with the run
+        for (size_t i : kept.parts) {
+            auto& p = r.parts[i];
             p.bringsCopies = true;
             s->bringLater(p.slot, p.ready);
-            bring.to.push_back(s->backendMem(p.slot));
+            kept.to.push_back(s->backendMem(p.slot));
         }
-        if (bring.block) r.brings.push_back(std::move(bring));
     }
     std::vector<cl_event> primaryWait = sub.waitsOn(primaryQueue);
     for (DiscreteStorage* s : storages) s->makeFresh(primary, sub.queue, primaryWait);
