@@ -2,7 +2,6 @@
 #include "platform/objects/program.hpp"
 
 #include "devices/backend_objects.hpp"
-#include "platform/support/config.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -77,19 +76,9 @@ bool asksArgInfo(const char* options) { return options && std::strstr(options, k
 // a backend cannot say which arguments are memory objects (PoCL then answers
 // CL_KERNEL_ARG_INFO_NOT_AVAILABLE and Kernel::setArg could not refuse a handle that is no memory
 // object for a __global argument, which the backend would then take for one of its own).
-// HETERO_TEST_NO_ARG_INFO=1 (measuring only) leaves the option out: arguments' qualifiers are then
-// unknown and unchecked. Does the option slow NVIDIA's launches (adi natively: 9.6-10.6 ms without,
-// 11.8-12.7 with it, docs/results/h100-session14)?
-bool testNoArgInfo() {
-    static const bool on = [] {
-        auto v = config::get("HETERO_TEST_NO_ARG_INFO", "test_no_arg_info");
-        return v && *v == "1";
-    }();
-    return on;
-}
 std::string backendOptions(const char* options) {
     std::string o = options ? options : "";
-    if (!asksArgInfo(options) && !testNoArgInfo()) o += std::string(o.empty() ? "" : " ") + kArgInfoOption;
+    if (!asksArgInfo(options)) o += std::string(o.empty() ? "" : " ") + kArgInfoOption;
     return o;
 }
 }  // namespace
