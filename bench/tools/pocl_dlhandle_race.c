@@ -11,15 +11,19 @@
 // back one, which hid it. The kernel hash is the program's source and build options with the
 // device: two contexts that build the same source share entries.
 //
-//   pocl_dlhandle_race [--platform NAME] [--threads N] [--launches L] [--mode same|distinct]
+//   pocl_dlhandle_race [--platform NAME] [--threads N] [--launches L] [--mode same|distinct|one-context]
 //
-// Each thread has a context of its own on the platform's first device, builds the same source
-// and launches its kernel L times on its own in-order queue, each launch finished before the
-// next, with a global offset of 0 or a multiple of 64 and a global size of 64 to 4096 (local size
-// 64): what the two sides of a split launch do with the chunk variant on two slots of one device.
-//   same      every context builds with the same options (one kernel hash)
-//   distinct  each context adds a -D of its own (a kernel hash of its own: Hetero's workaround,
-//             platform/split/variants.cpp)
+// Each thread has a context of its own on the platform's first device (not in mode one-context),
+// builds the same source and launches its kernel L times on its own in-order queue, each launch
+// finished before the next, with a global offset of 0 or a multiple of 64 and a global size of 64
+// to 4096 (local size 64): what the two sides of a split launch do with the chunk variant on two
+// slots of one device.
+//   same         every context builds with the same options (one kernel hash)
+//   distinct     each context adds a -D of its own (a kernel hash of its own: Hetero's workaround,
+//                platform/split/variants.cpp)
+//   one-context  one context and program for all, a queue and kernel object per thread: what an
+//                application with several queues does (Hetero's API fuzzer, or PoCL's own CTS
+//                run in the fix's message); nothing Hetero could change
 // Prints the platform's version, then "pocl_dlhandle_race mode=M threads=N launches=L ok" and exits
 // 0 when every launch ran and every result is right.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -33,6 +37,8 @@ static const char* kSource = "__kernel void bump(__global int* v) { v[get_global
 static cl_device_id device;
 static const char* mode = "same";
 static int launches = 2000;
+static cl_context sharedContext;  // mode one-context
+static cl_program sharedProgram;
 
 struct Worker {
     int index;
@@ -42,15 +48,19 @@ struct Worker {
 static void* work(void* arg) {
     struct Worker* w = arg;
     cl_int err;
-    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    check(err, "clCreateContext");
+    cl_context context = sharedContext;
+    cl_program program = sharedProgram;
+    if (!context) {
+        context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+        check(err, "clCreateContext");
+        program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
+        check(err, "clCreateProgramWithSource");
+        char options[64] = "";
+        if (strcmp(mode, "distinct") == 0) snprintf(options, sizeof options, "-DCONTEXT_%d", w->index);
+        check(clBuildProgram(program, 1, &device, options, NULL, NULL), "clBuildProgram");
+    }
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     check(err, "clCreateCommandQueueWithProperties");
-    cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
-    check(err, "clCreateProgramWithSource");
-    char options[64] = "";
-    if (strcmp(mode, "distinct") == 0) snprintf(options, sizeof options, "-DCONTEXT_%d", w->index);
-    check(clBuildProgram(program, 1, &device, options, NULL, NULL), "clBuildProgram");
     cl_kernel kernel = clCreateKernel(program, "bump", &err);
     check(err, "clCreateKernel");
     static int zeros[kItems];
@@ -72,8 +82,8 @@ static void* work(void* arg) {
     check(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof zeros, back, 0, NULL, NULL), "clEnqueueReadBuffer");
     for (int j = 0; j < kItems; ++j) w->bad += back[j] != expected[j];
     free(back), free(expected);
-    clReleaseMemObject(buf), clReleaseKernel(kernel), clReleaseProgram(program);
-    clReleaseCommandQueue(queue), clReleaseContext(context);
+    clReleaseMemObject(buf), clReleaseKernel(kernel), clReleaseCommandQueue(queue);
+    if (!sharedContext) clReleaseProgram(program), clReleaseContext(context);
     return NULL;
 }
 
@@ -87,11 +97,12 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[i], "--launches") == 0) launches = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--mode") == 0) mode = argv[i + 1];
         else {
-            fprintf(stderr, "usage: pocl_dlhandle_race [--platform NAME] [--threads N] [--launches L] [--mode same|distinct]\n");
+            fprintf(stderr, "usage: pocl_dlhandle_race [--platform NAME] [--threads N] [--launches L] [--mode same|distinct|one-context]\n");
             return 2;
         }
     }
-    if (threads < 1 || threads > 64 || launches < 1 || (strcmp(mode, "same") && strcmp(mode, "distinct"))) {
+    if (threads < 1 || threads > 64 || launches < 1 ||
+        (strcmp(mode, "same") && strcmp(mode, "distinct") && strcmp(mode, "one-context"))) {
         fprintf(stderr, "pocl_dlhandle_race: bad --threads, --launches or --mode\n");
         return 2;
     }
@@ -104,6 +115,14 @@ int main(int argc, char** argv) {
     clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof version, version, NULL);
     printf("pocl_dlhandle_race: %s\n", version);
     fflush(stdout);  // before an abort
+    if (strcmp(mode, "one-context") == 0) {
+        cl_int err;
+        sharedContext = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+        check(err, "clCreateContext");
+        sharedProgram = clCreateProgramWithSource(sharedContext, 1, &kSource, NULL, &err);
+        check(err, "clCreateProgramWithSource");
+        check(clBuildProgram(sharedProgram, 1, &device, "", NULL, NULL), "clBuildProgram");
+    }
     pthread_t ids[64];
     struct Worker workers[64];
     for (int t = 0; t < threads; ++t) {
