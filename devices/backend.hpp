@@ -23,6 +23,21 @@ struct Slot {
     std::string describe() const { return deviceName + " (" + platformName + ")"; }
 };
 
+// `options` for building a program on `slot`, with a define of the slot's own where an earlier slot
+// has the same PoCL device: the build then has a kernel hash of its own. PoCL 4.0-5.0 give back a
+// command's loaded kernel by hash and local size only (pocl_release_dlhandle_cache,
+// lib/CL/devices/common.c:922-944 in 5.0; fixed in 6.0 by 9184812d6), so two commands of one hash
+// in flight at once with different global offsets or sizes give back each other's and abort
+// ("found->ref_count > 0"): the two sides of a split on two slots of one PoCL device run the same
+// chunk variant at once (bench/tools/pocl_dlhandle_race.c). Other backends keep `options`.
+inline std::string slotOwnBuildOptions(const std::vector<Slot>& slots, unsigned slot, const std::string& options) {
+    if (slot >= slots.size() || slots[slot].platformName != "Portable Computing Language") return options;
+    for (unsigned earlier = 0; earlier < slot; ++earlier)
+        if (slots[earlier].device == slots[slot].device)
+            return options + (options.empty() ? "" : " ") + "-DHETERO_SLOT_" + std::to_string(slot);
+    return options;
+}
+
 struct BackendPlatform {
     std::string library;
     cl_platform_id platform = nullptr;

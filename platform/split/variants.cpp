@@ -15,10 +15,14 @@ namespace hetero {
 
 void ProgramVariants::build(Context* context) {
     std::vector<backend::Program> built;
+    const auto& slots = Device::instance()->slots();
     for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_device_id d = Device::instance()->slots()[s].device;
+        cl_device_id d = slots[s].device;
         backend::Program p = backend::programFromSource(context->backend(s), source);
-        if (p && backend::build(p.get(), d, options.c_str()) != CL_SUCCESS) {
+        // Two slots of one PoCL device run the chunk variant at once: each needs a kernel hash of
+        // its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug).
+        const std::string slotOptions = slotOwnBuildOptions(slots, s, options);
+        if (p && backend::build(p.get(), d, slotOptions.c_str()) != CL_SUCCESS) {
             HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
             p.reset();
         }
