@@ -31,7 +31,7 @@ asan_tests='^(icd\.(one-slot|one-slot-discrete|two-slots|split-[0-9]+|split-give
 tsan_tests='^(engine\.(completion|corpus-11|unified-13|auto-nway)|icd\.(one-slot|split-1|unified-split-1|released-handle-race|nway-on|nway-failed-bring)|stress\.exit-after-(threads|finish)|unified\.forced-22|fuzz\.)'
 ci_tests='^(icd\.(one-slot|split-1|released-handle-race)|stress\.exit-after-threads|fuzz\.api\.split)$'
 targets="hetero_icd_tests hetero_engine_tests hetero_completion_tests hetero_unified_tests hetero_exit_after_finish hetero_auto_tests
-         hetero_api_fuzz hetero_observability_tests"
+         hetero_api_fuzz hetero_observability_tests hetero_fixed_cost_tests"
 
 build() {  # dir sanitizers
     cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETERO_SANITIZE="$2" -DHETERO_BUILD_BENCH=OFF \
