@@ -9,6 +9,7 @@
 #include <atomic>
 #include <climits>
 #include <cstdlib>
+#include <mutex>
 #include <regex>
 
 namespace hetero::transform::detail {
@@ -107,15 +108,22 @@ std::unique_ptr<ParsedProgram> parseProgram(const std::vector<std::string>& sour
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
 
-    p->index = clang_createIndex(0, 0);
     CXUnsavedFile unsaved{p->fileName.c_str(), p->text.data(), static_cast<unsigned long>(p->text.size())};
     ++gParses;
-    CXErrorCode err = clang_parseTranslationUnit2(p->index, p->fileName.c_str(), argv.data(),
-                                                  static_cast<int>(argv.size()), &unsaved, 1,
-                                                  CXTranslationUnit_KeepGoing |
-                                                      (macroKernelsEnabled() ? CXTranslationUnit_DetailedPreprocessingRecord
-                                                                             : 0),
-                                                  &p->tu);
+    CXErrorCode err;
+    {
+        // One parse at a time in the process: two at once (programs built from two threads) raced
+        // inside libclang 15 under TSan, on what its option parsing sets up on first use
+        // (llvm::opt::OptTable; docs/results/sanitizers.md). The parse is a small part of a build.
+        static std::mutex parsing;
+        std::lock_guard lock(parsing);
+        p->index = clang_createIndex(0, 0);
+        err = clang_parseTranslationUnit2(p->index, p->fileName.c_str(), argv.data(), static_cast<int>(argv.size()),
+                                          &unsaved, 1,
+                                          CXTranslationUnit_KeepGoing |
+                                              (macroKernelsEnabled() ? CXTranslationUnit_DetailedPreprocessingRecord : 0),
+                                          &p->tu);
+    }
     if (err != CXError_Success || !p->tu) {
         p->log = "hetero transform: libclang could not parse the program (error " + std::to_string(err) + ")\n";
         p->tu = nullptr;
