@@ -1,12 +1,9 @@
 #include "platform/split/config.hpp"
 
-#include "devices/backend.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
-#include <algorithm>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 
 namespace hetero {

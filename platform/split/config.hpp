@@ -2,7 +2,6 @@
 // (etc/hetero.conf documents them).
 #pragma once
 
-#include <vector>
 
 namespace hetero {
 

@@ -15,6 +15,7 @@
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
+#include "platform/split/split_launch.hpp"
 #include "platform/split/split_workers.hpp"
 #include "platform/support/log.hpp"
 
@@ -84,16 +85,8 @@ struct HeardAt {
 };
 
 // Everything the CPU side of one split launch needs, owned by its thread.
-struct SplitRun {
-    Ref<Context> context;
-    std::shared_ptr<SplitResources> resources;  // outlives the context while results stream back
-    Ref<Kernel> kernel;
-    std::shared_ptr<KernelVariants> variants;
-    std::vector<KernelArg> args;  // keeps the memory objects alive
-    std::string name;
-    LaunchGeometry launch;
-    transform::NDRange range;
-    uint64_t groups = 0, cpuFloor = 0;  // the CPU takes groups in [cpuFloor, groups)
+struct SplitRun : SplitLaunch {
+    uint64_t cpuFloor = 0;              // the CPU takes groups in [cpuFloor, groups)
     bool fixedShare = false;            // static split: the CPU's share is fixed up front
     unsigned gpu = 0, cpu = 0;
     uint32_t launchId = 0;
@@ -124,10 +117,7 @@ struct SplitRun {
     };
     std::vector<Migration> migrations;
     size_t migrationsDone = 0;            // by prepareCpuCopies; the rest run after the launch (gave up)
-    double started = 0;       // splitClock()
     std::shared_ptr<struct HeardAt> gpuReached;  // when the GPU queue got to the launch (history)
-    std::shared_ptr<ProbeTicket> probe;          // the launch is a probe (auto mode)
-    double traceBegin = 0;    // trace::now() at the same moment
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
     unsigned cpuUnits = 1;
 
@@ -581,23 +571,9 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
                      const SplitDecision& decision) {
     auto run = std::make_shared<SplitRun>();
     SplitRun& r = *run;
-    r.context = Ref<Context>(kernel.context());
-    r.resources = r.context->sharedSplitResources();
-    r.kernel = Ref<Kernel>(&kernel);
-    r.variants = kernel.variants();
-    r.args = args;
-    r.name = kernel.name();
+    r.begin(kernel, args, launch, decision);
     r.gpu = decision.gpuSlot;
     r.cpu = decision.cpuSlot;
-    r.launch = launch;
-    r.probe = decision.probe;
-    r.started = splitClock();
-    r.traceBegin = trace::now();
-    if (!r.launch.hasLocal) {
-        chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
-    }
-    r.range = toNDRange(r.launch);
-    r.groups = r.range.numGroups();
     double share = cpuShare();
     r.fixedShare = share > 0;
     r.cpuFloor = r.fixedShare ? r.groups - static_cast<uint64_t>(std::llround(share * double(r.groups))) : 0;

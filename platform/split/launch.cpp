@@ -213,8 +213,7 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     }
     event = direct.submitted(type, done, std::move(later), wantEvent);
     const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
-    countLaunch(counters::LaunchesWhole, groups, isCpuSlot(slot) ? groups : 0);
-    counters::addSlotWorkGroups(slot, groups);
+    countWholeLaunch(slot, groups);
     return true;
 }
 
@@ -252,10 +251,8 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
         [keep, args, launch, accesses, whole, decided](Submission& sub) -> cl_event {
             auto countWhole = [&] {
                 whole->workGroups = workGroupsOf(launch, keep->maxWorkGroupSize());
-                whole->cpuWorkGroups = isCpuSlot(static_cast<unsigned>(sub.slot)) ? whole->workGroups : 0;
+                whole->cpuWorkGroups = countWholeLaunch(static_cast<unsigned>(sub.slot), whole->workGroups);
                 whole->submitted = true;
-                countLaunch(counters::LaunchesWhole, whole->workGroups, whole->cpuWorkGroups);
-                counters::addSlotWorkGroups(static_cast<unsigned>(sub.slot), whole->workGroups);
             };
             // Measuring knob (HETERO_TEST_SPLIT_ONLY): one side of a static split, else whole.
             const bool onlySide = testOnlySide() != OnlySide::Off;

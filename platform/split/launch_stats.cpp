@@ -18,6 +18,13 @@ void countLaunch(counters::Counter kind, uint64_t workGroups, uint64_t cpuWorkGr
     counters::add(counters::WorkGroupsCpu, cpuWorkGroups);
 }
 
+uint64_t countWholeLaunch(unsigned slot, uint64_t workGroups) {
+    const uint64_t cpu = isCpuSlot(slot) ? workGroups : 0;
+    countLaunch(counters::LaunchesWhole, workGroups, cpu);
+    counters::addSlotWorkGroups(slot, workGroups);
+    return cpu;
+}
+
 void traceLaunch(const std::string& kernel, int slot, uint64_t workGroups, uint64_t cpuWorkGroups, bool split,
                  double beginUs, double endUs, std::vector<trace::Arg> extra) {
     if (!trace::enabled()) return;

@@ -20,6 +20,10 @@ bool isCpuSlot(unsigned slot);
 // work-groups, of which `cpuWorkGroups` ran on a CPU slot. Call before the launch is seen complete.
 void countLaunch(counters::Counter kind, uint64_t workGroups, uint64_t cpuWorkGroups);
 
+// A launch run whole on `slot`: countLaunch, and `slot`'s work-groups. Returns the work-groups that
+// ran on a CPU slot (all or none).
+uint64_t countWholeLaunch(unsigned slot, uint64_t workGroups);
+
 // The launch's span on {kHost, "launches"}, named by the kernel, with args work_groups,
 // cpu_work_groups, split (0/1), slot, then `extra`. Nothing when tracing is off.
 void traceLaunch(const std::string& kernel, int slot, uint64_t workGroups, uint64_t cpuWorkGroups, bool split,

@@ -14,6 +14,7 @@
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
+#include "platform/split/split_launch.hpp"
 #include "platform/split/split_workers.hpp"
 #include "platform/support/log.hpp"
 
@@ -42,16 +43,7 @@ std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
 }
 
 // Everything one N-way launch holds until its thread is done.
-struct NwayRun {
-    Ref<Context> context;
-    std::shared_ptr<SplitResources> resources;  // outlives the context while the thread runs
-    Ref<Kernel> kernel;
-    std::shared_ptr<KernelVariants> variants;
-    std::vector<KernelArg> args;  // keeps the memory objects alive
-    std::string name;
-    LaunchGeometry launch;
-    transform::NDRange range;
-    uint64_t groups = 0;
+struct NwayRun : SplitLaunch {
     struct Part {                   // one slot's share
         unsigned slot = 0;
         uint64_t lo = 0, hi = 0;    // its work-groups [lo, hi)
@@ -59,7 +51,7 @@ struct NwayRun {
         std::vector<cl_mem> written;  // its copy of each target (the storages own them)
         cl_event user = nullptr;      // its copies are used until this completes (usedUntil); owned
         std::vector<backend::Event> brought;  // the writes that brought its copies (bringCopies)
-        // Per target, its results read into a pinned block (empty: none to be had, bringToPrimary).
+        // Per target, its results read into a pinned block (empty: none to be had, resultsThroughMap).
         std::vector<PinnedPool::Block> results;
         std::vector<backend::Event> resultReads;
         bool bringsCopies = false;    // some of its copies are brought by the thread (bringLater)
@@ -75,9 +67,7 @@ struct NwayRun {
     // primary's kernel runs (DiscreteStorage::bringLater): the submitting thread does not wait for it.
     struct Bring {
         DiscreteStorage* storage;     // kept alive by args
-        uint64_t version;             // what the copies were marked as holding
         cl_mem from = nullptr;        // on the primary: the object's copy (read-only) or its orig snapshot
-        size_t bytes;
         PinnedPool::Block block;
         std::vector<size_t> parts;    // the parts whose copy it is, and those copies
         std::vector<cl_mem> to;
@@ -94,8 +84,6 @@ struct NwayRun {
     cl_event userPrimary = nullptr;   // completes the launch (its backend event); owned
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
-    double traceBegin = 0, started = 0;
-    std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
 
     unsigned primary() const { return parts[0].slot; }
 
@@ -155,30 +143,15 @@ void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo
     }
 }
 
-// `bytes` of `from` (another slot's buffer, read on `fromQueue`) into `to` on the primary, through
-// a pinned block of the context's pool: a map of `from` instead made NVIDIA stage it in host memory
-// pinned for that slot's context only, and both copies ran at 1.8 GB/s (18 MB in 10 ms between two
-// H100s, against 0.8 ms this way: docs/results/h100-session13). Mapped when no block can be had.
-void bringToPrimary(Context& context, cl_command_queue fromQueue, cl_mem from, cl_command_queue primaryQueue, cl_mem to,
-                    size_t bytes) {
-    std::shared_ptr<PinnedPool> pool = context.pinnedPool();
-    PinnedPool::Block block = pool ? pool->take(bytes) : PinnedPool::Block{};
-    if (!block) {
-        backend::withMapped(fromQueue, from, CL_MAP_READ, bytes, [&](unsigned char* p) {
-            check(backend::enqueueAndWait(
-                [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, 0, bytes, p, {}, sent); }));
-        });
-        return;
-    }
-    struct GiveBack {  // also when a transfer throws: both are waited for by then
-        PinnedPool& pool;
-        const PinnedPool::Block& block;
-        ~GiveBack() { pool.give(block); }
-    } giveBack{*pool, block};
-    check(backend::enqueueAndWait(
-        [&](cl_event* read) { return backend::enqueueRead(fromQueue, from, 0, bytes, block.data, {}, read); }));
-    check(backend::enqueueAndWait(
-        [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, 0, bytes, block.data, {}, sent); }));
+// `bytes` of `from` (another slot's buffer, read on `fromQueue`) into `to` on the primary through a
+// map of `from`, when no pinned block could be had for it (runParts reads results into one): NVIDIA
+// stages a map in host memory pinned for that slot's context only, so both copies run at 1.8 GB/s
+// (18 MB in 10 ms between two H100s, against 0.8 ms through a block: docs/results/h100-session13).
+void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue primaryQueue, cl_mem to, size_t bytes) {
+    backend::withMapped(fromQueue, from, CL_MAP_READ, bytes, [&](unsigned char* p) {
+        check(backend::enqueueAndWait(
+            [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, 0, bytes, p, {}, sent); }));
+    });
 }
 
 // The brings (NwayRun::Bring), once the launch's dependencies are met: each copy read from the
@@ -194,8 +167,9 @@ void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMove
     std::vector<std::vector<backend::Event>> reads(r.brings.size());
     for (size_t b = 0; b < r.brings.size(); ++b) {
         const auto& br = r.brings[b];
-        for (size_t offset = 0; offset < br.bytes; offset += kBringPiece) {
-            const size_t len = std::min(kBringPiece, br.bytes - offset);
+        const size_t bytes = br.storage->bytes();
+        for (size_t offset = 0; offset < bytes; offset += kBringPiece) {
+            const size_t len = std::min(kBringPiece, bytes - offset);
             check(backend::enqueueRead(primaryTransfer, br.from, offset, len, br.block.data + offset, {},
                                        reads[b].emplace_back().receive()));
         }
@@ -203,10 +177,11 @@ void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMove
     backend::flush(primaryTransfer);
     for (size_t b = 0; b < r.brings.size(); ++b) {
         const auto& br = r.brings[b];
+        const size_t bytes = br.storage->bytes();
         if (chaos::failBring()) fail(CL_OUT_OF_RESOURCES);  // test knob: the transfer fails
         size_t piece = 0;
-        for (size_t offset = 0; offset < br.bytes; offset += kBringPiece, ++piece) {
-            const size_t len = std::min(kBringPiece, br.bytes - offset);
+        for (size_t offset = 0; offset < bytes; offset += kBringPiece, ++piece) {
+            const size_t len = std::min(kBringPiece, bytes - offset);
             check(backend::waitFor(reads[b][piece].get()));
             chaos::delay(500);
             for (size_t k = 0; k < br.parts.size(); ++k) {
@@ -217,7 +192,7 @@ void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMove
                 backend::flush(queue);
             }
         }
-        bytesMoved += br.bytes * br.parts.size();
+        bytesMoved += bytes * br.parts.size();
     }
 }
 
@@ -285,7 +260,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                     p.results[t] = {};
                     r.pinned->give(block);
                 } else {
-                    bringToPrimary(*r.context, queue, p.written[t], primaryTransfer, target.recv, target.bytes);
+                    resultsThroughMap(queue, p.written[t], primaryTransfer, target.recv, target.bytes);
                 }
                 bytesMoved += target.bytes;
             }
@@ -395,19 +370,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
                          const SplitDecision& decision) {
     auto run = std::make_shared<NwayRun>();
     NwayRun& r = *run;
-    r.context = Ref<Context>(kernel.context());
-    r.resources = r.context->sharedSplitResources();
-    r.kernel = Ref<Kernel>(&kernel);
-    r.variants = kernel.variants();
-    r.args = args;
-    r.name = kernel.name();
-    r.launch = launch;
-    r.started = splitClock();
-    r.probe = decision.probe;
-    r.traceBegin = trace::now();
-    if (!r.launch.hasLocal) chooseLocalSize(r.launch, kernel.maxWorkGroupSize() ? kernel.maxWorkGroupSize() : 1);
-    r.range = toNDRange(r.launch);
-    r.groups = r.range.numGroups();
+    r.begin(kernel, args, launch, decision);
     std::vector<Written> written;
     const char* why = "";
     if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
@@ -439,29 +402,26 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // `ready` event, which the primary's wait list (borrowed events) must not hold by then. A copy
     // current on the primary the thread brings instead, while the primary computes (bringCopies).
     r.pinned = r.context->pinnedPool();
+    auto freshNow = [&](DiscreteStorage* s, NwayRun::Part& p) {
+        std::vector<cl_event> ready;
+        s->makeFresh(p.slot, sub.queue, ready);
+        for (cl_event e : ready) p.ready.push_back(backend::retainEvent(e));
+    };
     for (DiscreteStorage* s : storages) {
         r.versions.emplace_back(s, s->version());
-        NwayRun::Bring bring{s, s->version(), nullptr, s->bytes(), {}, {}, {}};
-        std::vector<cl_event> ready;
+        NwayRun::Bring bring{s, nullptr, {}, {}, {}};
         for (size_t i = 1; i < r.parts.size(); ++i) {
             const unsigned slot = r.parts[i].slot;
             if (r.pinned && !s->isImage() && static_cast<int>(slot) != s->hostAliasSlot() && s->freshOn(primary) &&
-                !s->freshOn(slot)) {
+                !s->freshOn(slot))
                 bring.parts.push_back(i);
-                continue;
-            }
-            s->makeFresh(slot, sub.queue, ready);
-            for (cl_event e : ready) r.parts[i].ready.push_back(backend::retainEvent(e));
-            ready.clear();
+            else
+                freshNow(s, r.parts[i]);
         }
         if (bring.parts.empty()) continue;
-        bring.block = r.pinned->take(bring.bytes);
+        bring.block = r.pinned->take(s->bytes());
         if (!bring.block) {  // no pinned memory to be had: through the host now
-            for (size_t i : bring.parts) {
-                s->makeFresh(r.parts[i].slot, sub.queue, ready);
-                for (cl_event e : ready) r.parts[i].ready.push_back(backend::retainEvent(e));
-                ready.clear();
-            }
+            for (size_t i : bring.parts) freshNow(s, r.parts[i]);
             continue;
         }
         NwayRun::Bring& kept = r.brings.emplace_back(std::move(bring));  // its block goes back with the run

@@ -1,0 +1,38 @@
+// What every split launch in discrete memory holds while its thread runs, whichever engine splits
+// it (discrete_split.cpp: the GPU + CPU pair; nway_split.cpp: several GPUs): the objects it keeps
+// alive, its geometry, and when it began.
+#pragma once
+
+#include "platform/objects/context.hpp"
+#include "platform/objects/kernel.hpp"
+#include "platform/split/decision.hpp"
+#include "platform/split/launch_geometry.hpp"
+#include "platform/split/resources.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hetero {
+
+struct SplitLaunch {
+    Ref<Context> context;
+    std::shared_ptr<SplitResources> resources;  // outlives the context while the launch's thread runs
+    Ref<Kernel> kernel;
+    std::shared_ptr<KernelVariants> variants;
+    std::vector<KernelArg> args;  // keeps the memory objects alive
+    std::string name;
+    LaunchGeometry launch;        // with a local size chosen where the application gave none
+    transform::NDRange range;
+    uint64_t groups = 0;
+    std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
+    double started = 0;                  // splitClock() at submission, for the history
+    double traceBegin = 0;               // trace::now() at the same moment
+
+    // Fills all of the above for `kernel` launched as `launch` with `args`, as `decision` decided.
+    void begin(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+               const SplitDecision& decision);
+};
+
+}  // namespace hetero
