@@ -1,7 +1,11 @@
 #include "merge/merge.hpp"
 
+#include "merge/changed_span.hpp"
+
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
+
+#include <string>
 
 namespace hetero::merge {
 
@@ -29,9 +33,11 @@ const char* kernelName(size_t elementSize) {
     }
 }
 
-cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t bytes,
-                      size_t elementSize, const std::vector<cl_event>& waitList) {
-    cl_ulong n = bytes / elementSize;
+cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first,
+                      size_t bytes, size_t elementSize, const std::vector<cl_event>& waitList) {
+    // The range starts at the work offset, and the kernel's bound is where it ends.
+    const size_t offset = first / elementSize;
+    cl_ulong n = (first + bytes) / elementSize;
     auto set = [&](cl_uint i, size_t size, const void* v) {
         cl_int err = backend::setArg(kernel, i, size, v);
         if (err != CL_SUCCESS) fail(err);
@@ -40,29 +46,47 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     set(1, sizeof cpu, &cpu);
     set(2, sizeof orig, &orig);
     set(3, sizeof n, &n);
-    size_t local = 256, global = (n + local - 1) / local * local;
+    size_t local = 256, global = (bytes / elementSize + local - 1) / local * local;
     cl_event e = nullptr;
-    cl_int err = backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, waitList, &e);
+    cl_int err = backend::enqueueKernel(queue, kernel, 1, offset ? &offset : nullptr, &global, &local, waitList, &e);
     if (err != CL_SUCCESS) fail(err);
     return e;
 }
 
-cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
-                            cl_mem orig, size_t bytes, size_t elementSize) {
-    std::lock_guard lock(mutex_);
-    if (!program_) {
-        backend::Program p = backend::programFromSource(context, kernelSource());
-        if (!p || backend::build(p.get(), device, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
-        backend::Kernel made[4];
-        for (int i = 0; i < 4; ++i) {
-            made[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
-            if (!made[i]) fail(CL_OUT_OF_RESOURCES);
-        }
-        for (int i = 0; i < 4; ++i) kernels_[i] = std::move(made[i]);
-        program_ = std::move(p);
+void KernelSet::build(cl_context context, cl_device_id device) {
+    if (program_) return;
+    const std::string source = std::string(kernelSource()) + changedSpanSource();
+    backend::Program p = backend::programFromSource(context, source.c_str());
+    if (!p || backend::build(p.get(), device, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
+    backend::Kernel merges[4], spans[4];
+    for (int i = 0; i < 4; ++i) {
+        merges[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
+        spans[i] = backend::kernel(p.get(), changedSpanKernelName(size_t{1} << i));
+        if (!merges[i] || !spans[i]) fail(CL_OUT_OF_RESOURCES);
     }
-    int index = elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3;
-    return enqueueMerge(queue, kernels_[index].get(), gpu, cpu, orig, bytes, elementSize, {});
+    for (int i = 0; i < 4; ++i) {
+        kernels_[i] = std::move(merges[i]);
+        spans_[i] = std::move(spans[i]);
+    }
+    program_ = std::move(p);
+}
+
+namespace {
+int sizeIndex(size_t elementSize) { return elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3; }
+}  // namespace
+
+cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
+                            cl_mem orig, size_t first, size_t bytes, size_t elementSize) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
+}
+
+cl_event KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
+                                size_t bytes, size_t elementSize, cl_mem span, cl_uint index) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    return enqueueChangedSpan(queue, spans_[sizeIndex(elementSize)].get(), now, before, bytes, elementSize, span, index);
 }
 
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
@@ -74,15 +98,15 @@ unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue
         // An object the CPU sent nothing of: the CPU left it as it was, the GPU's copy is the result
         // (where the GPU wrote, it computed what the CPU would have).
         if (t.sent && cpuPart == CpuPart::All) {
-            check(backend::enqueueCopy(queue, t.cpu, t.gpu, 0, 0, t.bytes, {}, e.receive()));
+            check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, {}, e.receive()));
             enqueued = true;
         } else if (t.sent && cpuPart == CpuPart::Some) {
-            e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.bytes, t.elementSize));
+            e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize));
             ++merges;
             enqueued = true;
         }
         if (t.copyBack) {
-            check(backend::enqueueCopy(queue, t.gpu, t.cpu, 0, 0, t.bytes, {}, nullptr));
+            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, {}, nullptr));
             enqueued = true;
         }
     }

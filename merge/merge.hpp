@@ -14,24 +14,32 @@
 
 namespace hetero::merge {
 
-// OpenCL C source of the merge kernels hetero_merge_u8/u16/u32/u64.
+// OpenCL C source of the merge kernels hetero_merge_u8/u16/u32/u64 (and of changed_span.hpp's).
 const char* kernelSource();
 const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 2, 4, 8
 
-// The merge kernels built on one backend context and device, on first use; thread-safe.
+// The merge and changed-span kernels built on one backend context and device, on first use;
+// thread-safe.
 class KernelSet {
 public:
     KernelSet() = default;
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
-    // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` (enqueueMerge) with this set's kernel.
+    // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
+    // this set's kernel.
     cl_event enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig,
-                     size_t bytes, size_t elementSize);
+                     size_t first, size_t bytes, size_t elementSize);
+    // Enqueues changed_span.hpp's search of where `now` differs from `before` into span[2 * index]
+    // and span[2 * index + 1], behind `waitList`.
+    cl_event enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
+                         size_t bytes, size_t elementSize, cl_mem span, cl_uint index);
 
 private:
-    std::mutex mutex_;  // building, and each merge's arguments + enqueue
+    void build(cl_context context, cl_device_id device);  // with mutex_ held
+    std::mutex mutex_;  // building, and each kernel's arguments + enqueue
     backend::Program program_;
-    backend::Kernel kernels_[4];  // by log2(element size)
+    backend::Kernel kernels_[4];  // merges, by log2(element size)
+    backend::Kernel spans_[4];    // changed spans, likewise
 };
 
 // One object a split launch wrote, as the merge sees it: buffers of the GPU's context.
@@ -44,6 +52,7 @@ struct Target {
     // nothing, and the GPU's copy is the result (the CPU changed none of the object).
     bool sent;
     bool copyBack;  // the result is copied into `cpu` too, from where it streams back to the CPU
+    size_t first = 0;  // the byte where [first, first + bytes) starts in all three buffers
 };
 // How much of the launch the CPU completed (and sent before the GPU kernel ended).
 enum class CpuPart { None, Some, All };
@@ -55,11 +64,11 @@ enum class CpuPart { None, Some, All };
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
                  const std::vector<Target>& targets, CpuPart cpuPart);
 
-// Enqueues the merge of `bytes` bytes (a multiple of elementSize) on `queue`:
+// Enqueues the merge of `bytes` bytes from byte `first` (both multiples of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.
 // Returns the backend event.
-cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t bytes,
-                      size_t elementSize, const std::vector<cl_event>& waitList);
+cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first,
+                      size_t bytes, size_t elementSize, const std::vector<cl_event>& waitList);
 
 
 }  // namespace hetero::merge

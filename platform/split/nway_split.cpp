@@ -3,6 +3,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
+#include "merge/changed_span.hpp"
 #include "merge/merge.hpp"
 #include "platform/engine/queue.hpp"
 #include "platform/memory/discrete_storage.hpp"
@@ -55,12 +56,23 @@ struct NwayRun : SplitLaunch {
         std::vector<PinnedPool::Block> results;
         std::vector<backend::Event> resultReads;
         bool bringsCopies = false;    // some of its copies are brought by the thread (bringLater)
+        // Per target that sends only the span its kernel changed (Target::spanned): its copy before
+        // the kernel (null for the others), and where the kernel changed it, searched on the slot
+        // (merge/changed_span.hpp): a pair of element indices per target, read back into `found`.
+        std::vector<cl_mem> before;
+        cl_mem spans = nullptr;
+        std::vector<cl_uint> found;
+        backend::Event foundRead;
     };
     std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
     struct Target {                 // a written memory object, on the primary
         size_t elementSize, bytes;
         cl_mem onPrimary, orig, recv;
         bool neverWritten;          // its copies hold whatever their allocation held: zeroed first
+        // The other slots send back only the span their kernels changed, not the whole object:
+        // large objects (a search and a snapshot on each slot cost less than the bytes saved), and
+        // every object under chaos, so that the tests' small buffers take this path too.
+        bool spanned;
     };
     std::vector<Target> targets;
     // A copy the thread brings from the primary to other slots, through a pinned block, while the
@@ -96,6 +108,13 @@ struct NwayRun : SplitLaunch {
         for (auto& p : parts)
             for (auto& block : p.results)
                 if (block) pinned->give(block);
+        for (size_t i = 1; resources && context && i < parts.size(); ++i) {
+            auto& p = parts[i];
+            cl_context partContext = context->backend(p.slot);
+            for (size_t t = 0; t < p.before.size(); ++t)
+                if (p.before[t]) resources->pool.give(partContext, p.before[t], targets[t].bytes);
+            if (p.spans) resources->pool.give(partContext, p.spans, 2 * sizeof(cl_uint) * targets.size());
+        }
         cl_context primaryContext = context && !parts.empty() ? context->backend(primary()) : nullptr;
         if (resources && primaryContext)
             for (auto& t : targets) {
@@ -147,11 +166,55 @@ void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo
 // map of `from`, when no pinned block could be had for it (runParts reads results into one): NVIDIA
 // stages a map in host memory pinned for that slot's context only, so both copies run at 1.8 GB/s
 // (18 MB in 10 ms between two H100s, against 0.8 ms through a block: docs/results/h100-session13).
-void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue primaryQueue, cl_mem to, size_t bytes) {
-    backend::withMapped(fromQueue, from, CL_MAP_READ, bytes, [&](unsigned char* p) {
+void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue primaryQueue, cl_mem to, size_t first,
+                       size_t bytes) {
+    backend::withMapped(fromQueue, from, CL_MAP_READ, first + bytes, [&](unsigned char* p) {
         check(backend::enqueueAndWait(
-            [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, 0, bytes, p, {}, sent); }));
+            [&](cl_event* sent) { return backend::enqueueWrite(primaryQueue, to, first, bytes, p + first, {}, sent); }));
     });
+}
+
+// Before a part's kernel, on its queue: a snapshot of its copy of each spanned target, and the
+// span pairs set to "nothing changed".
+void snapshotForSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
+    SplitResources& res = *r.resources;
+    cl_context partContext = r.context->backend(p.slot);
+    p.before.assign(r.targets.size(), nullptr);
+    bool any = false;
+    for (size_t t = 0; t < r.targets.size(); ++t) {
+        if (!r.targets[t].spanned) continue;
+        any = true;
+        p.before[t] = res.pool.take(partContext, r.targets[t].bytes);
+        check(backend::enqueueCopy(queue, p.written[t], p.before[t], 0, 0, r.targets[t].bytes, {}, nullptr));
+    }
+    if (!any) return;
+    p.spans = res.pool.take(partContext, 2 * sizeof(cl_uint) * r.targets.size());
+    const cl_uint nothing[2] = {merge::kNoSpanFirst, 0};
+    check(backend::enqueueFill(queue, p.spans, nothing, sizeof nothing, 0, sizeof nothing * r.targets.size(), {}, nullptr));
+}
+
+// After a part's kernel, on its queue: where it changed each spanned target, read back into `found`.
+void searchChangedSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
+    if (!p.spans) return;
+    SplitResources& res = *r.resources;
+    cl_context partContext = r.context->backend(p.slot);
+    cl_device_id partDevice = Device::instance()->slots()[p.slot].device;
+    for (size_t t = 0; t < r.targets.size(); ++t) {
+        if (!p.before[t]) continue;
+        backend::Event searched(res.slot(p.slot).mergeKernels.enqueueSpan(partContext, partDevice, queue, p.written[t],
+                                                                          p.before[t], r.targets[t].bytes,
+                                                                          r.targets[t].elementSize, p.spans,
+                                                                          static_cast<cl_uint>(t)));
+    }
+    p.found.assign(2 * r.targets.size(), 0);
+    check(backend::enqueueRead(queue, p.spans, 0, sizeof(cl_uint) * p.found.size(), p.found.data(), {},
+                               p.foundRead.receive()));
+}
+
+// The bytes [first, end) of target `t` that part `p` sends back: all of it, or the span it changed.
+std::pair<size_t, size_t> sentRange(const NwayRun& r, const NwayRun::Part& p, size_t t) {
+    if (!r.targets[t].spanned) return {0, r.targets[t].bytes};
+    return merge::spanBytes(&p.found[2 * t], r.targets[t].elementSize);
 }
 
 // The brings (NwayRun::Bring), once the launch's dependencies are met: each copy read from the
@@ -160,6 +223,9 @@ void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue
 // between two H100s: 35-46 GB/s pipelined in 8 MiB pieces, 27 GB/s whole). The writes' events go to
 // each part's `brought`; the part's kernel follows them on its in-order queue.
 constexpr size_t kBringPiece = size_t{8} << 20;
+
+// Objects from this size send back only the span each other slot's kernel changed (Target::spanned).
+constexpr size_t kSpanFrom = size_t{2} << 20;
 
 void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMoved) {
     SplitResources& res = *r.resources;
@@ -229,40 +295,62 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 const size_t bytes = r.targets[t].bytes;
                 check(backend::enqueueFill(queue, p.written[t], &zero, bytes % 4 == 0 ? 4 : 1, 0, bytes, {}, nullptr));
             }
+            snapshotForSpans(r, p, queue);
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
-            // Its results start back as soon as its kernel is done, each into a pinned block of its
-            // own: the slots' reads overlap one another and the merges, which go one slot at a time.
-            for (const auto& target : r.targets) {
+            searchChangedSpans(r, p, queue);
+            // Its results start back as soon as its kernel is done (those of spanned targets once
+            // their span is known, below), each into a pinned block of its own: the slots' reads
+            // overlap one another and the merges, which go one slot at a time.
+            for (size_t t = 0; t < r.targets.size(); ++t) {
+                const auto& target = r.targets[t];
                 PinnedPool::Block& block = p.results.emplace_back(r.pinned ? r.pinned->take(target.bytes) : PinnedPool::Block{});
                 backend::Event& read = p.resultReads.emplace_back();
-                if (block) check(backend::enqueueRead(queue, p.written[p.results.size() - 1], 0, target.bytes, block.data, {},
-                                                      read.receive()));
+                if (block && !target.spanned)
+                    check(backend::enqueueRead(queue, p.written[t], 0, target.bytes, block.data, {}, read.receive()));
             }
             backend::flush(queue);
         }
-        std::vector<merge::Target> mergeTargets;
-        for (const auto& t : r.targets) mergeTargets.push_back({t.onPrimary, t.recv, t.orig, t.bytes, t.elementSize, true, false});
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            auto& p = r.parts[i];
+            if (!p.spans) continue;
+            cl_command_queue queue = res.slot(p.slot).queue.get();
+            check(backend::waitFor(p.foundRead.get()));
+            for (size_t t = 0; t < r.targets.size(); ++t) {
+                const auto [first, end] = sentRange(r, p, t);
+                if (r.targets[t].spanned && p.results[t] && first < end)
+                    check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data + first, {},
+                                               p.resultReads[t].receive()));
+            }
+            backend::flush(queue);
+        }
         for (size_t i = 1; i < r.parts.size(); ++i) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             check(backend::waitFor(done[i].get()));
             for (const auto& write : p.brought) check(backend::waitFor(write.get()));  // its inputs did arrive
             chaos::delay(2000);
-            // Its copy of each written object into recv on the primary, through host memory.
+            // Its copy of each written object (or of the span its kernel changed) into recv on the
+            // primary, through host memory; merged over that range only.
+            std::vector<merge::Target> mergeTargets;
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 const auto& target = r.targets[t];
+                const auto [first, end] = sentRange(r, p, t);
+                mergeTargets.push_back({target.onPrimary, target.recv, target.orig, end - first, target.elementSize,
+                                        first < end, false, first});
+                if (first == end) continue;  // it changed nothing of this object
                 trace::Scope span({int(primary), "N-way results in"}, "from slot " + std::to_string(p.slot));
                 if (const PinnedPool::Block block = p.results[t]) {
                     check(backend::waitFor(p.resultReads[t].get()));
                     check(backend::enqueueAndWait([&](cl_event* sent) {
-                        return backend::enqueueWrite(primaryTransfer, target.recv, 0, target.bytes, block.data, {}, sent);
+                        return backend::enqueueWrite(primaryTransfer, target.recv, first, end - first, block.data + first, {},
+                                                     sent);
                     }));
                     p.results[t] = {};
                     r.pinned->give(block);
                 } else {
-                    resultsThroughMap(queue, p.written[t], primaryTransfer, target.recv, target.bytes);
+                    resultsThroughMap(queue, p.written[t], primaryTransfer, target.recv, first, end - first);
                 }
-                bytesMoved += target.bytes;
+                bytesMoved += end - first;
             }
             // Nothing of this launch uses that slot's copies any more.
             check(backend::finish(queue));
@@ -451,7 +539,9 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     const bool others = r.parts.size() > 1;
     for (const auto& w : written) {
         NwayRun::Target t{w.elementSize, w.storage->bytes(), w.storage->backendMem(primary), nullptr, nullptr,
-                          w.storage->version() == 0};
+                          w.storage->version() == 0,
+                          others && merge::spanSearchable(w.storage->bytes(), w.elementSize) &&
+                              (chaos::on() || w.storage->bytes() >= kSpanFrom)};
         if (others) {
             t.orig = res.pool.take(primaryContext, t.bytes);
             t.recv = res.pool.take(primaryContext, t.bytes);

@@ -96,6 +96,63 @@ TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[
     clReleaseProgram(p);
 }
 
+// Each other slot sends back only the span of each object its kernel changed (merge/changed_span.hpp),
+// not the whole object, and the merge over that span alone is exact: elements written back to
+// their old value inside the span, one element size after another (raw bits, H2). The objects are
+// 2 MiB and more, from where spans are used without chaos; under chaos shares are random, so only
+// the results are checked there.
+TEST_CASE("an N-way split sends back only the span each other slot changed", "[.nway]") {
+    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
+    REQUIRE(expect != nullptr);
+    const bool nway = std::string(expect) != "none";
+    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    Env env;
+    const size_t local = 64, items = 128 * local, perItem = 256, n = items * perItem;
+    // Items [100, 200) (the low half's) and [5000, 7000) (the high half's) add one to their 256
+    // elements; item 5500 writes its elements' old values back.
+    const std::string body = R"(
+        uint i = get_global_id(0);
+        if (!((i >= 100 && i < 200) || (i >= 5000 && i < 7000))) return;
+        for (uint j = 0; j < 256; ++j) {
+            size_t e = (size_t)i * 256 + j;
+            out[e] = i == 5500 ? out[e] : (T)(out[e] + (T)1);
+        })";
+    auto check = [&](auto zero, const char* type) {
+        using T = decltype(zero);
+        INFO("element type " << type);
+        cl_program p = env.build(cltest::nonce("split_nway_span") + "typedef " + type + " T;\n" +
+                                 "__kernel void window(__global T* out) {" + body + "}");
+        cl_kernel k = env.kernel(p, "window");
+        std::vector<T> before(n);
+        for (size_t e = 0; e < n; ++e) before[e] = static_cast<T>(e * 2654435761u + 7u);
+        cl_mem out = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(T), before.data());
+        const Counters start = Counters::read(env.platform);
+        setArg(k, 0, out);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &items, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        auto got = env.read<T>(out, n);
+        const Counters end = Counters::read(env.platform);
+        size_t wrong = 0;
+        for (size_t e = 0; e < n; ++e) {
+            const size_t i = e / perItem;
+            const bool adds = ((i >= 100 && i < 200) || (i >= 5000 && i < 7000)) && i != 5500;
+            if (got[e] != (adds ? static_cast<T>(before[e] + 1) : before[e])) ++wrong;
+        }
+        CHECK(wrong == 0);
+        // The high half's slot changed elements [5000, 7000) x 256: that span alone came back.
+        if (nway && !chaos) {
+            CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 1);
+            CHECK(end[CL_HETERO_BYTES_BETWEEN_DEVICES] - start[CL_HETERO_BYTES_BETWEEN_DEVICES] ==
+                  2000 * perItem * sizeof(T));
+        }
+        clReleaseMemObject(out);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    };
+    check(cl_uchar{0}, "uchar");
+    check(cl_ushort{0}, "ushort");
+    check(cl_ulong{0}, "ulong");
+}
+
 // A copy the launch's thread brings to another slot while the primary computes
 // (HETERO_TEST_SPLIT_FAIL_BRING=1: the first such copy fails as a transfer would). The launch
 // reports the failure, and the copy it could not bring counts as stale: the next launch brings it

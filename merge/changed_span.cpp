@@ -1,0 +1,65 @@
+#include "merge/changed_span.hpp"
+
+#include "devices/backend_commands.hpp"
+#include "devices/backend_objects.hpp"
+
+#include <algorithm>
+
+namespace hetero::merge {
+
+// Each work-item walks its elements in strides of the whole range (reads stay coalesced), keeps the
+// first and last it saw differ, the work-group reduces those in local memory, and one atomic per
+// work-group widens the pair.
+const char* changedSpanSource() {
+    return R"CLC(
+#define HETERO_SPAN(NAME, T)                                                                   \
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))                                     \
+void NAME(__global const T* now, __global const T* before, uint n, __global uint* span, uint index) { \
+    __local uint lo[256], hi[256];                                                             \
+    uint first = 0xffffffffu, end = 0;                                                         \
+    for (uint i = get_global_id(0); i < n; i += get_global_size(0))                            \
+        if (now[i] != before[i]) { if (first == 0xffffffffu) first = i; end = i + 1; }         \
+    uint t = get_local_id(0);                                                                  \
+    lo[t] = first; hi[t] = end;                                                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+    for (uint s = 128; s > 0; s >>= 1) {                                                       \
+        if (t < s) { lo[t] = min(lo[t], lo[t + s]); hi[t] = max(hi[t], hi[t + s]); }           \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                          \
+    }                                                                                          \
+    if (t == 0 && hi[0] != 0) { atomic_min(&span[2 * index], lo[0]); atomic_max(&span[2 * index + 1], hi[0]); } \
+}
+HETERO_SPAN(hetero_span_u8, uchar)
+HETERO_SPAN(hetero_span_u16, ushort)
+HETERO_SPAN(hetero_span_u32, uint)
+HETERO_SPAN(hetero_span_u64, ulong)
+)CLC";
+}
+
+const char* changedSpanKernelName(size_t elementSize) {
+    switch (elementSize) {
+    case 1: return "hetero_span_u8";
+    case 2: return "hetero_span_u16";
+    case 4: return "hetero_span_u32";
+    case 8: return "hetero_span_u64";
+    default: return nullptr;
+    }
+}
+
+cl_event enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
+                            size_t elementSize, cl_mem span, cl_uint index) {
+    const cl_uint n = static_cast<cl_uint>(bytes / elementSize);
+    auto set = [&](cl_uint i, size_t size, const void* v) { check(backend::setArg(kernel, i, size, v)); };
+    set(0, sizeof now, &now);
+    set(1, sizeof before, &before);
+    set(2, sizeof n, &n);
+    set(3, sizeof span, &span);
+    set(4, sizeof index, &index);
+    // At most 2,048 work-groups: enough to keep any GPU's memory busy, few atomics.
+    const size_t local = 256;
+    const size_t global = std::min<size_t>((size_t{n} + local - 1) / local, 2048) * local;
+    cl_event e = nullptr;
+    check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, &e));
+    return e;
+}
+
+}  // namespace hetero::merge

@@ -1,0 +1,37 @@
+// Where a device buffer changed during a kernel, found on that device: an N-way split's other
+// slots send back only the span their kernels changed (platform/split/nway_split.cpp), not the
+// whole object. Outside the span a slot's copy still equals the launch's `orig` snapshot, so the
+// merge would keep the primary's values there anyway; skipping it is exact.
+#pragma once
+
+#include "devices/backend_call.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace hetero::merge {
+
+// OpenCL C source of hetero_span_u8/u16/u32/u64(now, before, n, span, index): the elements
+// [span[2 index], span[2 index + 1]) hold every element where `now` and `before` differ, compared
+// as raw bits at the stored size (H2). The pair must hold {kNoSpanFirst, 0} before.
+const char* changedSpanSource();
+const char* changedSpanKernelName(size_t elementSize);  // nullptr for sizes other than 1, 2, 4, 8
+
+constexpr uint32_t kNoSpanFirst = 0xffffffffu;
+// The search counts elements in 32 bits: objects of more elements are sent whole.
+inline bool spanSearchable(size_t bytes, size_t elementSize) {
+    return changedSpanKernelName(elementSize) && bytes / elementSize < kNoSpanFirst;
+}
+
+// Enqueues the search over `bytes` of `now` against `before` with `kernel` (for elementSize).
+cl_event enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
+                            size_t elementSize, cl_mem span, cl_uint index);
+
+// The byte range [first, end) that a pair found by the search stands for; {0, 0} where nothing changed.
+inline std::pair<size_t, size_t> spanBytes(const uint32_t* pair, size_t elementSize) {
+    if (pair[1] == 0 || pair[0] >= pair[1]) return {0, 0};
+    return {size_t{pair[0]} * elementSize, size_t{pair[1]} * elementSize};
+}
+
+}  // namespace hetero::merge
