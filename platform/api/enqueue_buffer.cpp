@@ -2,6 +2,7 @@
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/memory/discrete_storage.hpp"
+#include "platform/split/config.hpp"
 
 #include <cstring>
 
@@ -170,6 +171,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 if (viaHost) {
                     std::lock_guard lock(copies->mutex);
                     copies->hostCopyHolds(written);
+                    if (mirrorsHostWrites()) copies->mirrorHostWrite(sub.queue, sub.slot);
                 }
                 return done;
             });

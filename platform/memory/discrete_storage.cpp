@@ -1,6 +1,7 @@
 // Storage in discrete memory: copies kept coherent with versions (discrete_storage.hpp).
 #include "platform/memory/discrete_storage.hpp"
 
+#include "devices/backend.hpp"
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
 #include "platform/memory/host_memory.hpp"
@@ -11,6 +12,7 @@
 #include "platform/engine/queue.hpp"
 #include "platform/observe/trace.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -92,10 +94,8 @@ void DiscreteStorage::setHostVersion(uint64_t v) {
 }
 
 void DiscreteStorage::waitForAliasUsers() {
-    if (hostCopyReader_) {
-        backend::waitFor(hostCopyReader_.get());
-        hostCopyReader_.reset();
-    }
+    for (auto& reader : hostCopyReaders_) backend::waitFor(reader.get());
+    hostCopyReaders_.clear();
     Copy& c = copies_[aliasSlot_];
     cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
     if (!e) return;
@@ -119,9 +119,15 @@ size_t DiscreteStorage::transferSlicePitch() const {
 }
 
 void DiscreteStorage::settleHostCopyReader() {
-    backend::Event reader = std::move(hostCopyReader_);
-    if (backend::done(reader.get())) return;
+    std::vector<backend::Event> readers = std::move(hostCopyReaders_);
+    hostCopyReaders_.clear();
+    readers.erase(std::remove_if(readers.begin(), readers.end(), [](const backend::Event& r) { return backend::done(r.get()); }),
+                  readers.end());
+    if (readers.empty()) return;
     Copy& c = copies_[aliasSlot_];
+    // One reader still running is bridged; more (a write's mirrors) are rare enough to wait for.
+    for (size_t i = 0; i + 1 < readers.size(); ++i) backend::waitFor(readers[i].get());
+    backend::Event reader = std::move(readers.back());
     if (c.ready || c.later) {  // not expected: hostCopyReadUntil left neither, and users settle first
         backend::waitFor(reader.get());
         return;
@@ -133,7 +139,7 @@ void DiscreteStorage::settleHostCopyReader() {
 void DiscreteStorage::settle(unsigned slot) {
     Copy& c = copies_[slot];
     promised_[slot] = false;  // whoever asks for the copy's event relies on what it promises
-    if (hostCopyReader_ && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
+    if (!hostCopyReaders_.empty() && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();
@@ -145,7 +151,7 @@ void DiscreteStorage::settle(unsigned slot) {
 cl_event DiscreteStorage::readyFor(unsigned slot, cl_command_queue target) {
     Copy& c = copies_[slot];
     promised_[slot] = false;
-    if (hostCopyReader_ && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
+    if (!hostCopyReaders_.empty() && static_cast<int>(slot) == aliasSlot_) settleHostCopyReader();
     if (target && c.later && c.later->queue() == target) return nullptr;
     if (target && !c.later && c.ready && c.readyQueue == target) return nullptr;
     return readyOn(slot);
@@ -233,23 +239,56 @@ bool DiscreteStorage::testWritesDirect() {
 void DiscreteStorage::hostCopyReadUntil(cl_event sent) {
     hostMemory_->readUntil(sent);
     Copy& cpu = copies_[aliasSlot_];
-    if (cpu.ready || cpu.later || hostCopyReader_) waitForAliasUsers();
-    hostCopyReader_ = backend::Event::retained(sent);
+    if (cpu.ready || cpu.later || !hostCopyReaders_.empty()) waitForAliasUsers();
+    hostCopyReaders_.push_back(backend::Event::retained(sent));
 }
 
 void DiscreteStorage::hostCopyHolds(uint64_t version) {
     if (version == version_) setHostVersion(version_);
 }
 
+void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
+    // From ordinary memory a transfer is not asynchronous; an image's host copy has its own pitches.
+    if (!hostPinned() || isImage_ || hostVersion_ != version_) return;
+    for (unsigned slot : Backends::instance().gpuSlots()) {
+        Copy& c = copies_[slot];
+        if (slot == writtenOn || static_cast<int>(slot) == aliasSlot_ || c.version == version_) continue;
+        cl_command_queue q = queue.backendQueue(slot);
+        cl_mem m = backendMem(slot);
+        cl_event earlier = readyFor(slot, q);  // whatever still uses the old contents there
+        cl_event sent = nullptr;
+        cl_int err = backend::enqueueWrite(q, m, 0, bytes_, host(), backend::WaitList(&earlier, earlier ? 1 : 0), &sent);
+        if (err != CL_SUCCESS) {  // the copy stays stale: whoever needs it brings it
+            HETERO_LOG(Warn, "copying a host write on to slot %u failed: %s", slot, errorName(err));
+            continue;
+        }
+        backend::flush(q);
+        c.ready = backend::Event(sent);
+        c.readyQueue = q;
+        c.later.reset();
+        c.mirrored = true;
+        c.version = version_;
+        promised_[slot] = false;
+        hostMemory_->readUntil(sent);
+        hostCopyReaders_.push_back(backend::Event::retained(sent));
+        counters::add(counters::BytesHostToDevice, bytes_);
+    }
+}
+
 void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
     dropFailedBrings();
     Copy& c = copies_[slot];
+    if (c.mirrored) {  // a host write's mirror that failed left the copy stale
+        if (c.ready && backend::status(c.ready.get()) < 0) c.version = kNoVersion;
+        c.mirrored = !backend::done(c.ready.get()) && c.version == version_;
+    }
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
         if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
         c.ready.reset();
         c.readyQueue = nullptr;
+        c.mirrored = false;
         c.version = version_;
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
@@ -261,6 +300,7 @@ void DiscreteStorage::bringLater(unsigned slot, std::vector<cl_event>& earlierUs
     Copy& c = copies_[slot];
     c.ready.reset();
     c.readyQueue = nullptr;
+    c.mirrored = false;
     promised_[slot] = false;
     c.version = version_;
 }
@@ -272,6 +312,7 @@ void DiscreteStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue re
     c.ready = backend::Event::retained(ready);
     c.readyQueue = ready ? readyQueue : nullptr;
     c.later.reset();
+    c.mirrored = false;
     c.version = version_;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
@@ -283,6 +324,7 @@ void DiscreteStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent
     c.ready.reset();
     c.readyQueue = nullptr;
     c.later = ready;
+    c.mirrored = false;
     c.version = version_;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
@@ -293,6 +335,7 @@ void DiscreteStorage::setReady(unsigned slot, cl_event event) {
     c.later.reset();
     c.ready = backend::Event::retained(event);
     c.readyQueue = nullptr;
+    c.mirrored = false;
 }
 
 void DiscreteStorage::freshLater(unsigned slot, cl_event ready) {

@@ -47,6 +47,12 @@ public:
     // The write that made `version` current copied it from the host copy: that copy (and the CPU
     // slot's) holds it too, unless something was written since.
     void hostCopyHolds(uint64_t version);
+    // After hostCopyHolds: the write goes on from the (pinned) host copy to every other GPU slot
+    // than `writtenOn`, on `queue`'s backend queues, without waiting, so that an N-way split finds
+    // its inputs there instead of bringing them while it runs: data the host wrote reaches each
+    // device once. Each transfer reads the host copy until it completes, as the write's own does.
+    // A transfer that fails leaves that copy stale (makeFresh finds out).
+    void mirrorHostWrite(Queue& queue, unsigned writtenOn);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.
     void freshLater(unsigned slot, cl_event ready);
@@ -82,8 +88,8 @@ private:
     // The host copy is the alias slot's: waits for the command that last wrote it there (or still
     // reads it there, setReady), so the host may read or overwrite it.
     void waitForAliasUsers();
-    // The alias slot is about to use its copy while hostCopyReader_ may still read it: forgotten
-    // when done, else the slot's users wait for it through a user event of the slot's backend.
+    // The alias slot is about to use its copy while hostCopyReaders_ may still read it: forgotten
+    // when done, else the slot's users wait for them through a user event of the slot's backend.
     void settleHostCopyReader();
     void setHostVersion(uint64_t v);  // the host copy's version, and the alias slot's with it
     void countMigration(counters::Counter bytes, counters::Counter ns, const char* direction, unsigned slot, double seconds);
@@ -92,10 +98,10 @@ private:
     int aliasSlot_ = -1;
     // Per slot: freshLater's promise, and nobody has asked for the copy's `ready` since (withdrawFreshLater).
     std::vector<bool> promised_;
-    // A transfer of another slot that reads the host copy (hostCopyReadUntil), kept as that
-    // slot's event: a user event of the alias slot completed from its callback is made only when
-    // the alias slot needs one while the transfer still runs.
-    backend::Event hostCopyReader_;
+    // Transfers of other slots that read the host copy (hostCopyReadUntil, mirrorHostWrite), kept
+    // as those slots' events: a user event of the alias slot completed from a callback is made only
+    // when the alias slot needs one while a transfer still runs.
+    std::vector<backend::Event> hostCopyReaders_;
 };
 
 }  // namespace hetero

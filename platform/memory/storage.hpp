@@ -139,6 +139,7 @@ protected:
         backend::Event ready;      // backend event after which `mem` holds `version`
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
+        bool mirrored = false;  // `ready` is a host write's mirror (DiscreteStorage::mirrorHostWrite)
         BackendViews views;                    // views of `mem`
     };
     Ref<Context> context_;

@@ -1,5 +1,6 @@
 #include "platform/split/config.hpp"
 
+#include "devices/backend.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
@@ -40,6 +41,11 @@ bool nwaySplits() {
         if (v != "on" && v != "off") HETERO_LOG(Warn, "HETERO_SPLIT_NWAY=%s not understood (on|off); using on", v.c_str());
         return v != "off";
     }();
+    return on;
+}
+
+bool mirrorsHostWrites() {
+    static const bool on = nwaySplits() && splitMode() != SplitMode::Off && Backends::instance().gpuSlots().size() >= 2;
     return on;
 }
 

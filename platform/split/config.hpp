@@ -18,6 +18,10 @@ double cpuShare();
 // and one CPU as before. Read once.
 bool nwaySplits();
 
+// Whole host writes go on to every GPU slot (DiscreteStorage::mirrorHostWrite), where N-way splits
+// will read them: with two or more GPU slots, N-way splits on and splitting not off.
+bool mirrorsHostWrites();
+
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
 // when a launch of one of its kernels first wants to split.
 bool eagerVariantBuilds();

@@ -153,6 +153,54 @@ TEST_CASE("an N-way split sends back only the span each other slot changed", "[.
     check(cl_ulong{0}, "ulong");
 }
 
+// A whole host write goes on from the host copy to every other GPU slot at once
+// (DiscreteStorage::mirrorHostWrite), so an N-way launch brings no input while it runs: only the
+// other slot's results move between devices. The second write overwrites the host copy while the
+// first one's transfers may still read it: they must be done first, or the slots would compute on
+// a mix. 256 KiB: host copies from 64 KiB are pinned, and only those are copied on.
+TEST_CASE("an N-way launch finds the host's writes on every GPU slot", "[.nway]") {
+    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
+    REQUIRE(expect != nullptr);
+    const bool nway = std::string(expect) != "none";
+    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_mirror") + R"(
+        __kernel void triple(__global const uint* in, __global uint* out) {
+            size_t i = get_global_id(0);
+            out[i] = in[i] * 3u + 1u;
+        })");
+    cl_kernel k = env.kernel(p, "triple");
+    const size_t local = 64, n = local * 1024;
+    std::vector<cl_uint> first(n, 7u), second(n);
+    for (size_t i = 0; i < n; ++i) second[i] = static_cast<cl_uint>(i * 2654435761u);
+    cl_mem in = env.buffer(CL_MEM_READ_ONLY, n * sizeof(cl_uint));
+    cl_mem out = env.buffer(CL_MEM_WRITE_ONLY, n * sizeof(cl_uint));
+    REQUIRE(clEnqueueWriteBuffer(env.queue, in, CL_FALSE, 0, n * sizeof(cl_uint), first.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, in, CL_FALSE, 0, n * sizeof(cl_uint), second.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    const Counters start = Counters::read(env.platform);
+    setArg(k, 0, in);
+    setArg(k, 1, out);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    auto got = env.read<cl_uint>(out, n);
+    const Counters end = Counters::read(env.platform);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (got[i] != second[i] * 3u + 1u) ++wrong;
+    CHECK(wrong == 0);
+    // The other slot's results (the whole object: below the size from which spans are sent), no input.
+    if (nway && !chaos) {
+        CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 1);
+        CHECK(end[CL_HETERO_BYTES_BETWEEN_DEVICES] - start[CL_HETERO_BYTES_BETWEEN_DEVICES] == n * sizeof(cl_uint));
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 // A copy the launch's thread brings to another slot while the primary computes
 // (HETERO_TEST_SPLIT_FAIL_BRING=1: the first such copy fails as a transfer would). The launch
 // reports the failure, and the copy it could not bring counts as stale: the next launch brings it
