@@ -17,6 +17,7 @@
 #include "platform/split/split_common.hpp"
 #include "platform/split/split_launch.hpp"
 #include "platform/split/split_workers.hpp"
+#include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
 #include <algorithm>
@@ -226,6 +227,14 @@ constexpr size_t kBringPiece = size_t{8} << 20;
 
 // Objects from this size send back only the span each other slot's kernel changed (Target::spanned).
 constexpr size_t kSpanFrom = size_t{2} << 20;
+// HETERO_TEST_NWAY_WHOLE_RESULTS=1 (measuring only): whole objects come back, as before spans.
+bool testWholeResults() {
+    static const bool on = [] {
+        auto v = config::get("HETERO_TEST_NWAY_WHOLE_RESULTS", "test_nway_whole_results");
+        return v && *v == "1";
+    }();
+    return on;
+}
 
 void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMoved) {
     SplitResources& res = *r.resources;
@@ -310,24 +319,31 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             }
             backend::flush(queue);
         }
-        for (size_t i = 1; i < r.parts.size(); ++i) {
-            auto& p = r.parts[i];
-            if (!p.spans) continue;
-            cl_command_queue queue = res.slot(p.slot).queue.get();
-            check(backend::waitFor(p.foundRead.get()));
-            for (size_t t = 0; t < r.targets.size(); ++t) {
-                const auto [first, end] = sentRange(r, p, t);
-                if (r.targets[t].spanned && p.results[t] && first < end)
-                    check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data + first, {},
-                                               p.resultReads[t].receive()));
+        // A part's spanned results start back once its spans are known: every part whose search is
+        // done by then, whenever the merge loop below comes to a part (waiting for that one).
+        auto readSpans = [&](size_t wanted) {
+            for (size_t i = 1; i < r.parts.size(); ++i) {
+                auto& p = r.parts[i];
+                if (!p.foundRead || (i != wanted && !backend::done(p.foundRead.get()))) continue;
+                trace::Scope span({int(primary), "N-way spans"}, "of slot " + std::to_string(p.slot));
+                check(backend::waitFor(p.foundRead.get()));
+                p.foundRead.reset();
+                cl_command_queue queue = res.slot(p.slot).queue.get();
+                for (size_t t = 0; t < r.targets.size(); ++t) {
+                    const auto [first, end] = sentRange(r, p, t);
+                    if (r.targets[t].spanned && p.results[t] && first < end)
+                        check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data + first, {},
+                                                   p.resultReads[t].receive()));
+                }
+                backend::flush(queue);
             }
-            backend::flush(queue);
-        }
+        };
         for (size_t i = 1; i < r.parts.size(); ++i) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             check(backend::waitFor(done[i].get()));
             for (const auto& write : p.brought) check(backend::waitFor(write.get()));  // its inputs did arrive
+            readSpans(i);
             chaos::delay(2000);
             // Its copy of each written object (or of the span its kernel changed) into recv on the
             // primary, through host memory; merged over that range only.
@@ -541,7 +557,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         NwayRun::Target t{w.elementSize, w.storage->bytes(), w.storage->backendMem(primary), nullptr, nullptr,
                           w.storage->version() == 0,
                           others && merge::spanSearchable(w.storage->bytes(), w.elementSize) &&
-                              (chaos::on() || w.storage->bytes() >= kSpanFrom)};
+                              (chaos::on() || w.storage->bytes() >= kSpanFrom) && !testWholeResults()};
         if (others) {
             t.orig = res.pool.take(primaryContext, t.bytes);
             t.recv = res.pool.take(primaryContext, t.bytes);
