@@ -71,6 +71,11 @@ void KernelSet::build(cl_context context, cl_device_id device) {
     program_ = std::move(p);
 }
 
+void KernelSet::prepare(cl_context context, cl_device_id device) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+}
+
 namespace {
 int sizeIndex(size_t elementSize) { return elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3; }
 }  // namespace

@@ -33,6 +33,8 @@ public:
     // and span[2 * index + 1], behind `waitList`.
     cl_event enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
                          size_t bytes, size_t elementSize, cl_mem span, cl_uint index);
+    // Builds the kernels now, ahead of the first launch that needs them (throws Error).
+    void prepare(cl_context context, cl_device_id device);
 
 private:
     void build(cl_context context, cl_device_id device);  // with mutex_ held

@@ -171,7 +171,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 if (viaHost) {
                     std::lock_guard lock(copies->mutex);
                     copies->hostCopyHolds(written);
-                    if (mirrorsHostWrites()) copies->mirrorHostWrite(sub.queue, sub.slot);
+                    if (nwaySplitsPossible() && m->context()->splitNway()) copies->mirrorHostWrite(sub.queue, sub.slot);
                 }
                 return done;
             });

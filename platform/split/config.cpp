@@ -44,7 +44,7 @@ bool nwaySplits() {
     return on;
 }
 
-bool mirrorsHostWrites() {
+bool nwaySplitsPossible() {
     static const bool on = nwaySplits() && splitMode() != SplitMode::Off && Backends::instance().gpuSlots().size() >= 2;
     return on;
 }

@@ -18,9 +18,10 @@ double cpuShare();
 // and one CPU as before. Read once.
 bool nwaySplits();
 
-// Whole host writes go on to every GPU slot (DiscreteStorage::mirrorHostWrite), where N-way splits
-// will read them: with two or more GPU slots, N-way splits on and splitting not off.
-bool mirrorsHostWrites();
+// N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
+// Then whole host writes go on to every GPU slot (DiscreteStorage::mirrorHostWrite), where the
+// splits will read them, and the split variants' build also builds every GPU slot's merge kernels.
+bool nwaySplitsPossible();
 
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
 // when a launch of one of its kernels first wants to split.

@@ -475,6 +475,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     auto run = std::make_shared<NwayRun>();
     NwayRun& r = *run;
     r.begin(kernel, args, launch, decision);
+    r.context->noteNwaySplit();
     std::vector<Written> written;
     const char* why = "";
     if (!writtenStorages(*r.variants, args, written, why)) fail(CL_INVALID_OPERATION);  // decided earlier
