@@ -11,7 +11,8 @@
 # or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1); a name starting with
 # native- runs natively with its settings (native-arginfo=POLYBENCH_EXTRA_BUILD_OPTIONS=-cl-kernel-arg-info). SLOT_COST_CONFIGS=a,b,...:
 # only the configurations named, in that order. SLOT_COST_REPEAT: each run's --repeat (default 10).
-# Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run.
+# Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run with kernel_ms and total_ms;
+# the table shows SLOT_COST_METRIC (default kernel_ms; total_ms: with the transfers).
 set -uo pipefail
 programs=${1:-adi,convolution-3d,jacobi-1d,lu}
 rounds=${2:-3}
@@ -54,21 +55,22 @@ for r in $(seq "$rounds"); do
         o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings \
               $build/bench/polybench-$p --platform Hetero --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       fi
-      echo "round=$r program=$p config=$name $(echo "$o" | grep -o 'kernel_ms=[0-9.]*')"
+      echo "round=$r program=$p config=$name $(echo "$o" | grep -oE '(kernel|total)_ms=[0-9.]*' | tr '\n' ' ')"
     done
   done
 done | tee "$out/slot_cost.txt" | tail -n 3
-python3 - "$out/slot_cost.txt" <<'PY'
+python3 - "$out/slot_cost.txt" "${SLOT_COST_METRIC:-kernel_ms}" <<'PY'
 import sys, collections, math
+metric = sys.argv[2]
 runs = collections.defaultdict(list)
 order = []
 for line in open(sys.argv[1]):
     f = dict(x.split('=', 1) for x in line.split() if '=' in x)
-    if 'kernel_ms' not in f: continue
+    if metric not in f: continue
     if f['config'] not in order: order.append(f['config'])
-    runs[(f['program'], f['config'])].append(float(f['kernel_ms']))
+    runs[(f['program'], f['config'])].append(float(f[metric]))
 programs = sorted({p for p, _ in runs})
-print('min kernel_ms over rounds (each the min of --repeat N); ratio to native in brackets')
+print('min %s over rounds (each the min of --repeat N); ratio to native in brackets' % metric)
 def cell(p, c):
     v, n = runs.get((p, c)), runs.get((p, 'native'))
     if not v: return '-'
