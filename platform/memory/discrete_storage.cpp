@@ -228,6 +228,14 @@ void DiscreteStorage::prepareHostOverwrite() {
     setHostVersion(kNoVersion);
 }
 
+bool DiscreteStorage::testFailMirror() {
+    static std::atomic<bool> pending = [] {
+        auto v = config::get("HETERO_TEST_FAIL_MIRROR", "test_fail_mirror");
+        return v && *v == "1";
+    }();
+    return pending.load(std::memory_order_relaxed) && pending.exchange(false);
+}
+
 bool DiscreteStorage::testWritesDirect() {
     static const bool on = [] {
         auto v = config::get("HETERO_TEST_WRITES_DIRECT", "test_writes_direct");
@@ -257,7 +265,14 @@ void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
         cl_mem m = backendMem(slot);
         cl_event earlier = readyFor(slot, q);  // whatever still uses the old contents there
         cl_event sent = nullptr;
-        cl_int err = backend::enqueueWrite(q, m, 0, bytes_, host(), backend::WaitList(&earlier, earlier ? 1 : 0), &sent);
+        cl_int err = CL_SUCCESS;
+        if (testFailMirror()) {  // the transfer fails on the backend, after what it waited for
+            if (earlier) backend::waitFor(earlier);
+            sent = backend::userEvent(context_->backend(slot), &err).release();
+            if (sent) backend::complete(sent, CL_OUT_OF_RESOURCES);
+        } else {
+            err = backend::enqueueWrite(q, m, 0, bytes_, host(), backend::WaitList(&earlier, earlier ? 1 : 0), &sent);
+        }
         if (err != CL_SUCCESS) {  // the copy stays stale: whoever needs it brings it
             HETERO_LOG(Warn, "copying a host write on to slot %u failed: %s", slot, errorName(err));
             continue;
@@ -267,6 +282,7 @@ void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
         c.readyQueue = q;
         c.later.reset();
         c.mirrored = true;
+        mirrorsInFlight_ = true;
         c.version = version_;
         promised_[slot] = false;
         hostMemory_->readUntil(sent);
@@ -279,10 +295,6 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
     backendMem(slot);
     dropFailedBrings();
     Copy& c = copies_[slot];
-    if (c.mirrored) {  // a host write's mirror that failed left the copy stale
-        if (c.ready && backend::status(c.ready.get()) < 0) c.version = kNoVersion;
-        c.mirrored = !backend::done(c.ready.get()) && c.version == version_;
-    }
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
         if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first

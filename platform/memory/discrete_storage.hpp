@@ -37,6 +37,8 @@ public:
     // with no CPU slot (docs/results/h100-session12 and -13 used it to find what a PoCL slot costs).
     bool writesThroughHostCopy() const { return aliasSlot_ >= 0 && !testWritesDirect(); }
     static bool testWritesDirect();
+    // HETERO_TEST_FAIL_MIRROR=1 (tests only): the process's first mirrorHostWrite transfer fails.
+    static bool testFailMirror();
     // Before the host overwrites every byte of the host copy: whatever still uses it is done.
     void prepareHostOverwrite();
     // A transfer reads the host copy until `sent` (an event of another slot) completes: the memory
@@ -51,7 +53,7 @@ public:
     // than `writtenOn`, on `queue`'s backend queues, without waiting, so that an N-way split finds
     // its inputs there instead of bringing them while it runs: data the host wrote reaches each
     // device once. Each transfer reads the host copy until it completes, as the write's own does.
-    // A transfer that fails leaves that copy stale (makeFresh finds out).
+    // A transfer that fails leaves that copy stale (Storage::checkMirrors finds out).
     void mirrorHostWrite(Queue& queue, unsigned writtenOn);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.

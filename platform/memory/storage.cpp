@@ -75,6 +75,23 @@ void Storage::forgetFailedBrings() {
     }
 }
 
+void Storage::checkMirrors() {
+    mirrorsInFlight_ = false;
+    for (auto& c : copies_) {
+        if (!c.mirrored) continue;
+        if (c.ready && !backend::done(c.ready.get())) {
+            mirrorsInFlight_ = true;
+            continue;
+        }
+        c.mirrored = false;
+        if (c.ready && backend::status(c.ready.get()) < 0) {
+            if (c.version == version_) c.version = kNoVersion;
+            c.ready.reset();
+            c.readyQueue = nullptr;
+        }
+    }
+}
+
 void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }
 
 std::vector<cl_mem> Storage::retireView(unsigned slot, cl_mem view) { return copies_[slot].views.retire(view); }

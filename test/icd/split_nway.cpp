@@ -278,3 +278,49 @@ TEST_CASE("an N-way launch whose copy could not be brought fails, and the next o
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
+
+// A host write's copy on to another GPU slot that fails (HETERO_TEST_FAIL_MIRROR=1: the first such
+// transfer fails on the backend) leaves that copy stale: the next launch there does not wait on the
+// failed transfer (it would fail) but brings the copy again, and is exact. Hidden
+// ([.nway-failed-mirror]): only icd.nway-failed-mirror sets the knob.
+TEST_CASE("a host write whose copy to another GPU slot failed is brought there again",
+          "[.nway-failed-mirror]") {
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_failed_mirror") + R"(
+        __kernel void plus(__global const uint* in, __global uint* out) {
+            size_t i = get_global_id(0);
+            out[i] = in[i] + 11u;
+        })");
+    cl_kernel k = env.kernel(p, "plus");
+    const size_t local = 64, n = local * 1024, bytes = n * sizeof(cl_uint);
+    std::vector<cl_uint> data(n);
+    for (size_t i = 0; i < n; ++i) data[i] = static_cast<cl_uint>(i * 40503u);
+    cl_mem in = env.buffer(CL_MEM_READ_ONLY, bytes);
+    cl_mem outs[2] = {env.buffer(CL_MEM_WRITE_ONLY, bytes), env.buffer(CL_MEM_WRITE_ONLY, bytes)};
+    const Counters start = Counters::read(env.platform);
+    setArg(k, 0, in);
+    for (cl_mem out : outs) {  // the first launch makes the context copy later writes on; its own are not
+        REQUIRE(clEnqueueWriteBuffer(env.queue, in, CL_TRUE, 0, bytes, data.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        setArg(k, 1, out);
+        cl_event done = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, &done) == CL_SUCCESS);
+        REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
+        cl_int status = CL_QUEUED;
+        REQUIRE(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        CHECK(status == CL_COMPLETE);
+        clReleaseEvent(done);
+        auto got = env.read<cl_uint>(out, n);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (got[i] != data[i] + 11u) ++wrong;
+        CHECK(wrong == 0);
+        for (auto& d : data) d ^= 0x9e3779b9u;
+    }
+    const Counters end = Counters::read(env.platform);
+    CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 2);
+    clReleaseMemObject(in);
+    clReleaseMemObject(outs[0]);
+    clReleaseMemObject(outs[1]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
