@@ -250,7 +250,7 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
         outstanding_.push_back(event);
         pending_.push_back(std::move(command));
     }
-    if (submitReady(/*mayBlock=*/false)) Scheduler::watch(this);
+    if (submitReady(/*mayBlock=*/false) != Submitted::AllDone) Scheduler::watch(this);
     return event;
 }
 
@@ -307,12 +307,12 @@ void Queue::notifyOutstanding() {
     for (auto& e : events) e->needNotification();
 }
 
-bool Queue::submitReady(bool mayBlock) {
+Queue::Submitted Queue::submitReady(bool mayBlock) {
     std::unique_lock submitting(submitMutex_, std::defer_lock);
     if (mayBlock)
         submitting.lock();
     else if (!submitting.try_lock())
-        return true;  // another thread is submitting for this queue; the scheduler will look again
+        return Submitted::ByAnother;
     for (;;) {
         std::unique_ptr<Command> command;
         {
@@ -323,14 +323,14 @@ bool Queue::submitReady(bool mayBlock) {
             };
             auto it = outOfOrder() ? std::find_if(pending_.begin(), pending_.end(), ready)
                                    : (pending_.empty() || !ready(pending_.front()) ? pending_.end() : pending_.begin());
-            if (it == pending_.end()) return !pending_.empty();
+            if (it == pending_.end()) return pending_.empty() ? Submitted::AllDone : Submitted::Waiting;
             command = std::move(*it);
             pending_.erase(it);
         }
         if (!trySubmit(*command, mayBlock)) {
             std::lock_guard lock(mutex_);
             pending_.push_front(std::move(command));
-            return true;
+            return Submitted::Waiting;
         }
     }
 }

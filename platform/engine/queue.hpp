@@ -83,10 +83,19 @@ public:
     Ref<Event> enqueue(CommandLabel what, std::vector<Ref<Event>> dependencies, std::function<int()> place,
                        std::function<cl_event(Submission&)> submit, bool isBarrier = false);
 
+    // What submitReady() left.
+    enum class Submitted {
+        AllDone,    // nothing is pending
+        Waiting,    // commands wait for their dependencies: the scheduler must try them again
+        ByAnother,  // another thread is submitting for this queue and sees to what it leaves
+    };
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
     // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
-    // Returns true if commands are still pending. Called by enqueue() and by the Scheduler.
-    bool submitReady(bool mayBlock);
+    // Called by enqueue(), which hands the scheduler whatever it does not find AllDone, and by
+    // the Scheduler. Only an enqueue() or a Direct holds the submission lock besides the
+    // scheduler, and a Direct finding commands pending gives way to enqueue(): for the
+    // scheduler, ByAnother means that an enqueue() sees to what is left.
+    Submitted submitReady(bool mayBlock);
 
     // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
     // `completed` (trace::now() values): when it could start running, i.e. not before the command

@@ -8,7 +8,10 @@ namespace hetero {
 namespace {
 struct State {
     std::mutex mutex;
-    std::map<Queue*, Ref<Queue>> watched;
+    // Weak: the events of a queue's pending commands hold it until they complete. A queue whose
+    // commands are done goes at its release, with its context, whatever this thread is busy with
+    // (another queue's submission, an application's callback).
+    std::map<Queue*, WeakRef<Queue>> watched;
     std::map<Queue*, unsigned long> watchCount;  // bumped by every watch(), so no request is lost
     bool running = false;
 };
@@ -22,17 +25,25 @@ void loop() {
     State& s = state();
     unsigned long seen = EventSignal::current();
     for (;;) {
-        std::vector<std::pair<Ref<Queue>, unsigned long>> work;
+        struct Watched {
+            Queue* key;  // in s.watched
+            WeakRef<Queue> queue;
+            unsigned long count;
+        };
+        std::vector<Watched> work;
         {
             std::lock_guard lock(s.mutex);
-            for (auto& [q, ref] : s.watched) work.emplace_back(ref, s.watchCount[q]);
+            for (auto& [q, weak] : s.watched) work.push_back({q, weak, s.watchCount[q]});
         }
-        for (auto& [ref, count] : work) {
+        for (auto& [q, weak, count] : work) {
             // Never waits: a command whose dependency on another slot is still running stays
             // pending, and the event signal brings us back when it completes. So one queue's wait
             // never holds up another's commands, nor keeps another queue (and its context) alive.
-            Queue* q = ref.get();
-            bool stillPending = q->submitReady(/*mayBlock=*/false);
+            // Another thread submitting for the queue (Queue::Submitted::ByAnother) watches it
+            // again for what it leaves. Kept watched for it here, the queue would wait for a
+            // signal that nothing raises once that thread is done (issue 20).
+            Ref<Queue> ref = weak.lock();  // null: released, with nothing pending
+            bool stillPending = ref && ref->submitReady(/*mayBlock=*/false) == Queue::Submitted::Waiting;
             {
                 std::lock_guard lock(s.mutex);
                 if (!stillPending && s.watchCount[q] == count) {
@@ -53,7 +64,7 @@ void Scheduler::watch(Queue* queue) {
     State& s = state();
     {
         std::lock_guard lock(s.mutex);
-        s.watched.emplace(queue, Ref<Queue>(queue));
+        s.watched[queue] = WeakRef<Queue>(queue);  // replaces a gone queue's at the same address
         ++s.watchCount[queue];
         EventSignal::listen(true);  // before the raise below: changes from now on wake the loop
         if (!s.running) {

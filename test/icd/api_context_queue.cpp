@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -184,10 +186,84 @@ TEST_CASE("api: a failed blocking transfer or map hands out no event and keeps n
     REQUIRE(clReleaseMemObject(b) == CL_SUCCESS);
     REQUIRE(clReleaseCommandQueue(q) == CL_SUCCESS);
     REQUIRE(clReleaseContext(c) == CL_SUCCESS);
-    // The last reference may drop on one of Hetero's threads: wait for it (bounded; on a loaded
-    // 2-core machine with every launch split it once took longer than 5 s, cause not found yet).
+    // The last reference may drop on one of Hetero's threads: wait for it (bounded). (It once took
+    // longer than 30 s: the scheduler kept the queue while the next event anywhere was awaited.)
     for (int i = 0; i < 3000 && destroyed.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     CHECK(destroyed.load() == 1);
+}
+
+// Keeps the thread that runs its callback until released (or the test ends): unrelated work that
+// occupies one of Hetero's threads.
+struct HeldThread {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool entered = false, released = false;
+
+    void awaitEntered() {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return entered; });
+    }
+    void release() {
+        std::lock_guard lock(mutex);
+        released = true;
+        changed.notify_all();
+    }
+};
+
+static void CL_CALLBACK holdThread(cl_event, cl_int, void* data) {
+    auto* held = static_cast<HeldThread*>(data);
+    std::unique_lock lock(held->mutex);
+    held->entered = true;
+    held->changed.notify_all();
+    held->changed.wait(lock, [&] { return held->released; });
+}
+
+// A command whose wait list is not met when it is enqueued is submitted later, by the scheduler
+// thread that watches its queue, or by the application's next enqueue on the queue. That thread
+// also runs the callbacks of the commands it completes. With every command of a queue done, the
+// queue and its context go at their release, whatever that thread is busy with (issue 20: a
+// context outlived its last release by over 30 s while the scheduler still watched its queue).
+TEST_CASE("api: a context goes at its last release while the scheduler thread is busy elsewhere",
+          "[api][context][queue]") {
+    // Unrelated work on the scheduler thread: a command it fails (its wait list failed) runs a
+    // callback that waits. Static: the callback may still touch it as the case ends.
+    static HeldThread heldThread;
+    HeldThread* held = &heldThread;
+    held->entered = held->released = false;
+    cltest::Env other;
+    cl_int err = CL_SUCCESS;
+    cl_event otherGate = clCreateUserEvent(other.context, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event otherDone = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(other.queue, 1, &otherGate, &otherDone) == CL_SUCCESS);
+    REQUIRE(clSetEventCallback(otherDone, CL_COMPLETE, holdThread, held) == CL_SUCCESS);
+    struct ReleaseAtEnd {
+        HeldThread* held;
+        ~ReleaseAtEnd() { held->release(); }  // also when a REQUIRE below fails
+    } releaseAtEnd{held};
+    REQUIRE(clSetUserEventStatus(otherGate, -1) == CL_SUCCESS);
+    held->awaitEntered();
+
+    cl_context c = makeContext();
+    static std::atomic<int> destroyed{0};
+    destroyed = 0;
+    REQUIRE(clSetContextDestructorCallback(c, countContextDestroyed, &destroyed) == CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, cltest::heteroDevice(), nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event gate = clCreateUserEvent(c, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clEnqueueMarkerWithWaitList(q, 1, &gate, nullptr) == CL_SUCCESS);  // waits: the scheduler watches q
+    REQUIRE(clSetUserEventStatus(gate, -7) == CL_SUCCESS);
+    // The scheduler is held: this enqueue fails the marker before it, then its own command.
+    REQUIRE(clEnqueueMarkerWithWaitList(q, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clReleaseEvent(gate) == CL_SUCCESS);
+    REQUIRE(clReleaseCommandQueue(q) == CL_SUCCESS);
+    REQUIRE(clReleaseContext(c) == CL_SUCCESS);
+    CHECK(destroyed.load() == 1);
+
+    held->release();
+    REQUIRE(clReleaseEvent(otherDone) == CL_SUCCESS);
+    REQUIRE(clReleaseEvent(otherGate) == CL_SUCCESS);
 }
 
 TEST_CASE("api: queue properties are kept and reported", "[api][queue]") {
