@@ -19,9 +19,10 @@ const char* changedSpanSource();
 const char* changedSpanKernelName(size_t elementSize);  // nullptr for sizes other than 1, 2, 4, 8
 
 constexpr uint32_t kNoSpanFirst = 0xffffffffu;
-// The search counts elements in 32 bits: objects of more elements are sent whole.
+// The search counts elements in 32 bits, and a work-item's index plus the whole range's size must
+// not wrap there: objects of more than 2^31 elements are sent whole.
 inline bool spanSearchable(size_t bytes, size_t elementSize) {
-    return changedSpanKernelName(elementSize) && bytes / elementSize < kNoSpanFirst;
+    return changedSpanKernelName(elementSize) && bytes / elementSize <= (size_t{1} << 31);
 }
 
 // Enqueues the search over `bytes` of `now` against `before` with `kernel` (for elementSize).
