@@ -21,6 +21,7 @@ struct Slot {
     cl_device_type type = 0;
     // Handy for error messages and logs: "NVIDIA H100 (NVIDIA CUDA)".
     std::string describe() const { return deviceName + " (" + platformName + ")"; }
+    bool isPocl() const { return platformName == "Portable Computing Language"; }
 };
 
 // `options` for building a program on `slot`, with a define of the slot's own where an earlier slot
@@ -31,7 +32,7 @@ struct Slot {
 // ("found->ref_count > 0"): the two sides of a split on two slots of one PoCL device run the same
 // chunk variant at once (bench/tools/pocl_dlhandle_race.c). Other backends keep `options`.
 inline std::string slotOwnBuildOptions(const std::vector<Slot>& slots, unsigned slot, const std::string& options) {
-    if (slot >= slots.size() || slots[slot].platformName != "Portable Computing Language") return options;
+    if (slot >= slots.size() || !slots[slot].isPocl()) return options;
     for (unsigned earlier = 0; earlier < slot; ++earlier)
         if (slots[earlier].device == slots[slot].device)
             return options + (options.empty() ? "" : " ") + "-DHETERO_SLOT_" + std::to_string(slot);

@@ -244,6 +244,13 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
         d.why = "the variants are missing on a slot";
         return d;
     }
+    // PoCL (3.1 at least) miscompiles async_work_group_copy behind the abort variant's work-group-
+    // uniform early return: the kernel crashes (CTS test_basic async_copy_local_to_global; the
+    // smallest such kernel is in docs/results/cts.md). The abort variant runs on `preferredSlot`.
+    if (kv->analysis && kv->analysis->usesAsyncCopies && slots[preferredSlot].isPocl()) {
+        d.why = "PoCL runs the abort variant, and it uses async work-group copies";
+        return d;
+    }
     double share = cpuShare();
     if (share == 0.0) {
         d.why = "HETERO_CPU_SHARE=0";

@@ -41,6 +41,43 @@ TEST_CASE("vector add", "[programs]") {
     clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dc);
 }
 
+// The shape of the CTS's test_basic async_copy_local_to_global: each work-group fills local memory
+// and copies it to global memory with async_work_group_copy. PoCL 3.1 crashed running this kernel's
+// abort variant (a work-group-uniform early return before the copy): a split whose abort side is a
+// PoCL slot must run such a kernel whole (platform/split/decision.cpp).
+TEST_CASE("async work-group copies from local to global memory", "[programs]") {
+    Env env;
+    const cl_int perItem = 13;
+    const size_t local = 256, groups = 64, n = local * groups * perItem;
+    std::vector<cl_char> src(n);
+    for (size_t i = 0; i < n; ++i) src[i] = static_cast<cl_char>(i * 7 + 3);
+    cl_mem dsrc = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n, src.data());
+    cl_mem ddst = env.buffer(CL_MEM_WRITE_ONLY, n);
+    cl_program p = env.build(R"(
+        __kernel void to_global(const __global char* src, __global char* dst, __local char* lb, int perGroup,
+                                int perItem) {
+            int i;
+            for (i = 0; i < perItem; i++) lb[get_local_id(0) * perItem + i] = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (i = 0; i < perItem; i++) lb[get_local_id(0) * perItem + i] = src[get_global_id(0) * perItem + i];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            event_t e = async_work_group_copy(dst + perGroup * get_group_id(0), (__local const char*)lb,
+                                              (size_t)perGroup, 0);
+            wait_group_events(1, &e);
+        })");
+    cl_kernel k = env.kernel(p, "to_global");
+    const cl_int perGroup = static_cast<cl_int>(local) * perItem;
+    setArg(k, 0, dsrc), setArg(k, 1, ddst);
+    REQUIRE(clSetKernelArg(k, 2, local * perItem, nullptr) == CL_SUCCESS);
+    setArg(k, 3, perGroup), setArg(k, 4, perItem);
+    const size_t global = local * groups;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    auto dst = env.read<cl_char>(ddst, n);
+    CHECK(dst == src);
+    clReleaseKernel(k), clReleaseProgram(p);
+    clReleaseMemObject(dsrc), clReleaseMemObject(ddst);
+}
+
 TEST_CASE("tiled matrix multiply with local memory", "[programs]") {
     Env env;
     const int N = 96, T = 16;

@@ -138,6 +138,7 @@ struct Effects {
     std::vector<std::set<size_t>> storeSizes;
     std::vector<std::string> problems;
     bool globalAtomics = false, localAtomics = false, barrier = false, localMemory = false, printf = false;
+    bool asyncCopies = false;
     bool images = false, imageWrite = false, programScope = false, unknownRead = false;
     bool storeInLoop = false, hasGoto = false, callsRemapped = false;
     size_t firstStore = SIZE_MAX;                     // kernel-body offset of the first possible global store
@@ -576,6 +577,7 @@ private:
         if (name.find("_pipe") != std::string::npos)
             fx_.problem("uses pipes (" + name + ")");
         if (isBarrierLike(name)) fx_.barrier = true;
+        if (startsWith(name, "async_work_group")) fx_.asyncCopies = true;
         if (startsWith(name, "write_image")) fx_.imageWrite = true;
         if (startsWith(name, "read_image") || startsWith(name, "get_image")) fx_.images = true;
         const bool atomic = startsWith(name, "atom");
@@ -738,6 +740,7 @@ ProgramModel analyzeProgram(const ParsedProgram& program) {
         ka.usesLocalMemory = fx.localMemory;
         ka.usesPrintf = fx.printf;
         ka.usesImages = fx.images;
+        ka.usesAsyncCopies = fx.asyncCopies;
         ka.usesProgramScopeVariables = fx.programScope;
         ka.storesBeforeLoopEnds = fx.storeInLoop;
 

@@ -231,7 +231,7 @@ std::string serialize(const ProgramAnalysis& a) {
             for (size_t s : p.storeSizes) w.num(s);
         }
         for (bool b : {k.usesGlobalAtomics, k.usesLocalAtomics, k.usesBarrier, k.usesLocalMemory, k.usesPrintf,
-                       k.usesImages, k.usesProgramScopeVariables, k.storesBeforeLoopEnds, k.splittable})
+                       k.usesImages, k.usesAsyncCopies, k.usesProgramScopeVariables, k.storesBeforeLoopEnds, k.splittable})
             w.num(b);
         w.str(k.reason);
     }
@@ -265,7 +265,7 @@ std::optional<ProgramAnalysis> deserializeAnalysis(const std::string& s) {
             k.params.push_back(std::move(p));
         }
         for (bool* b : {&k.usesGlobalAtomics, &k.usesLocalAtomics, &k.usesBarrier, &k.usesLocalMemory, &k.usesPrintf,
-                        &k.usesImages, &k.usesProgramScopeVariables, &k.storesBeforeLoopEnds, &k.splittable})
+                        &k.usesImages, &k.usesAsyncCopies, &k.usesProgramScopeVariables, &k.storesBeforeLoopEnds, &k.splittable})
             if (!r.flag(*b)) return std::nullopt;
         if (!r.str(k.reason)) return std::nullopt;
         a.kernels.push_back(std::move(k));

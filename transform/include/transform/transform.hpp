@@ -45,6 +45,7 @@ struct KernelAnalysis {
     bool usesLocalMemory = false;
     bool usesPrintf = false;
     bool usesImages = false;
+    bool usesAsyncCopies = false;      // async_work_group_copy / async_work_group_strided_copy
     bool usesProgramScopeVariables = false;
     bool storesBeforeLoopEnds = false; // a global store can happen inside a loop (limits abort points)
     bool splittable = false;
