@@ -54,7 +54,7 @@ TEST_CASE("async work-group copies from local to global memory", "[programs]") {
     cl_mem dsrc = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n, src.data());
     cl_mem ddst = env.buffer(CL_MEM_WRITE_ONLY, n);
     cl_program p = env.build(R"(
-        __kernel void to_global(const __global char* src, __global char* dst, __local char* lb, int perGroup,
+        __kernel void local_to_global(const __global char* src, __global char* dst, __local char* lb, int perGroup,
                                 int perItem) {
             int i;
             for (i = 0; i < perItem; i++) lb[get_local_id(0) * perItem + i] = 0;
@@ -65,7 +65,7 @@ TEST_CASE("async work-group copies from local to global memory", "[programs]") {
                                               (size_t)perGroup, 0);
             wait_group_events(1, &e);
         })");
-    cl_kernel k = env.kernel(p, "to_global");
+    cl_kernel k = env.kernel(p, "local_to_global");
     const cl_int perGroup = static_cast<cl_int>(local) * perItem;
     setArg(k, 0, dsrc), setArg(k, 1, ddst);
     REQUIRE(clSetKernelArg(k, 2, local * perItem, nullptr) == CL_SUCCESS);
