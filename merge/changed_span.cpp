@@ -45,7 +45,7 @@ const char* changedSpanKernelName(size_t elementSize) {
     }
 }
 
-cl_event enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
+void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
                             size_t elementSize, cl_mem span, cl_uint index) {
     const cl_uint n = static_cast<cl_uint>(bytes / elementSize);
     auto set = [&](cl_uint i, size_t size, const void* v) { check(backend::setArg(kernel, i, size, v)); };
@@ -57,9 +57,7 @@ cl_event enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now
     // At most 2,048 work-groups: enough to keep any GPU's memory busy, few atomics.
     const size_t local = 256;
     const size_t global = std::min<size_t>((size_t{n} + local - 1) / local, 2048) * local;
-    cl_event e = nullptr;
-    check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, &e));
-    return e;
+    check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, nullptr));
 }
 
 }  // namespace hetero::merge

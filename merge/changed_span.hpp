@@ -25,8 +25,9 @@ inline bool spanSearchable(size_t bytes, size_t elementSize) {
     return changedSpanKernelName(elementSize) && bytes / elementSize <= (size_t{1} << 31);
 }
 
-// Enqueues the search over `bytes` of `now` against `before` with `kernel` (for elementSize).
-cl_event enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
+// Enqueues the search over `bytes` of `now` against `before` with `kernel` (for elementSize); the
+// read of `span` that follows it on the in-order queue says when it is done.
+void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
                             size_t elementSize, cl_mem span, cl_uint index);
 
 // The byte range [first, end) that a pair found by the search stands for; {0, 0} where nothing changed.

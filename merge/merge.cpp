@@ -87,11 +87,11 @@ cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_
     return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
 }
 
-cl_event KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
+void KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
                                 size_t bytes, size_t elementSize, cl_mem span, cl_uint index) {
     std::lock_guard lock(mutex_);
     build(context, device);
-    return enqueueChangedSpan(queue, spans_[sizeIndex(elementSize)].get(), now, before, bytes, elementSize, span, index);
+    enqueueChangedSpan(queue, spans_[sizeIndex(elementSize)].get(), now, before, bytes, elementSize, span, index);
 }
 
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,

@@ -30,8 +30,8 @@ public:
     cl_event enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig,
                      size_t first, size_t bytes, size_t elementSize);
     // Enqueues changed_span.hpp's search of where `now` differs from `before` into span[2 * index]
-    // and span[2 * index + 1], behind `waitList`.
-    cl_event enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
+    // and span[2 * index + 1].
+    void enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
                          size_t bytes, size_t elementSize, cl_mem span, cl_uint index);
     // Builds the kernels now, ahead of the first launch that needs them (throws Error).
     void prepare(cl_context context, cl_device_id device);

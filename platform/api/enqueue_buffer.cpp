@@ -2,7 +2,6 @@
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/memory/discrete_storage.hpp"
-#include "platform/split/config.hpp"
 
 #include <cstring>
 
@@ -171,7 +170,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 if (viaHost) {
                     std::lock_guard lock(copies->mutex);
                     copies->hostCopyHolds(written);
-                    if (nwaySplitsPossible() && m->context()->splitNway()) copies->mirrorHostWrite(sub.queue, sub.slot);
+                    if (m->context()->splitNway()) copies->mirrorHostWrite(sub.queue, sub.slot);
                 }
                 return done;
             });

@@ -281,10 +281,9 @@ void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
         c.ready = backend::Event(sent);
         c.readyQueue = q;
         c.later.reset();
-        c.mirrored = true;
-        mirrorsInFlight_ = true;
         c.version = version_;
         promised_[slot] = false;
+        mirrors_.push_back({slot, version_, backend::Event::retained(sent)});
         hostMemory_->readUntil(sent);
         hostCopyReaders_.push_back(backend::Event::retained(sent));
         counters::add(counters::BytesHostToDevice, bytes_);
@@ -300,7 +299,6 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
         if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
         c.ready.reset();
         c.readyQueue = nullptr;
-        c.mirrored = false;
         c.version = version_;
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
@@ -312,7 +310,6 @@ void DiscreteStorage::bringLater(unsigned slot, std::vector<cl_event>& earlierUs
     Copy& c = copies_[slot];
     c.ready.reset();
     c.readyQueue = nullptr;
-    c.mirrored = false;
     promised_[slot] = false;
     c.version = version_;
 }
@@ -324,7 +321,6 @@ void DiscreteStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue re
     c.ready = backend::Event::retained(ready);
     c.readyQueue = ready ? readyQueue : nullptr;
     c.later.reset();
-    c.mirrored = false;
     c.version = version_;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
@@ -336,7 +332,6 @@ void DiscreteStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent
     c.ready.reset();
     c.readyQueue = nullptr;
     c.later = ready;
-    c.mirrored = false;
     c.version = version_;
     if (static_cast<int>(slot) == aliasSlot_) hostVersion_ = version_;
 }
@@ -347,7 +342,6 @@ void DiscreteStorage::setReady(unsigned slot, cl_event event) {
     c.later.reset();
     c.ready = backend::Event::retained(event);
     c.readyQueue = nullptr;
-    c.mirrored = false;
 }
 
 void DiscreteStorage::freshLater(unsigned slot, cl_event ready) {

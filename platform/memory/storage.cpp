@@ -6,6 +6,8 @@
 #include "platform/memory/unified_storage.hpp"
 #include "platform/support/error.hpp"
 
+#include <algorithm>
+
 namespace hetero {
 namespace {
 
@@ -64,32 +66,26 @@ void Storage::forgetFailedBrings() {
         failed.swap(failedBrings_);
         failedBringsPending_.store(false, std::memory_order_relaxed);
     }
-    for (auto [slot, version] : failed) {
-        Copy& c = copies_[slot];
-        if (c.version == version) c.version = kNoVersion;
-        // Nothing need wait for it any more, and a wait list holding it would fail.
-        if (c.ready && backend::done(c.ready.get()) && backend::status(c.ready.get()) < 0) {
-            c.ready.reset();
-            c.readyQueue = nullptr;
-        }
+    for (auto [slot, version] : failed) forgetFailedTransfer(slot, version);
+}
+
+void Storage::forgetFailedTransfer(unsigned slot, uint64_t version) {
+    Copy& c = copies_[slot];
+    if (c.version == version) c.version = kNoVersion;
+    // Nothing need wait for it any more, and a wait list holding it would fail.
+    if (c.ready && backend::done(c.ready.get()) && backend::status(c.ready.get()) < 0) {
+        c.ready.reset();
+        c.readyQueue = nullptr;
     }
 }
 
 void Storage::checkMirrors() {
-    mirrorsInFlight_ = false;
-    for (auto& c : copies_) {
-        if (!c.mirrored) continue;
-        if (c.ready && !backend::done(c.ready.get())) {
-            mirrorsInFlight_ = true;
-            continue;
-        }
-        c.mirrored = false;
-        if (c.ready && backend::status(c.ready.get()) < 0) {
-            if (c.version == version_) c.version = kNoVersion;
-            c.ready.reset();
-            c.readyQueue = nullptr;
-        }
-    }
+    auto over = std::remove_if(mirrors_.begin(), mirrors_.end(), [this](const Mirror& m) {
+        if (!backend::done(m.sent.get())) return false;
+        if (backend::status(m.sent.get()) < 0) forgetFailedTransfer(m.slot, m.version);
+        return true;
+    });
+    mirrors_.erase(over, mirrors_.end());
 }
 
 void Storage::addView(unsigned slot, cl_mem view, size_t begin, size_t end) { copies_[slot].views.add(view, begin, end); }

@@ -130,7 +130,7 @@ protected:
     // With `mutex` held: what bringFailed() reported takes effect.
     void dropFailedBrings() {
         if (failedBringsPending_.load(std::memory_order_acquire)) forgetFailedBrings();
-        if (mirrorsInFlight_) checkMirrors();
+        if (!mirrors_.empty()) checkMirrors();
     }
     static constexpr uint64_t kNoVersion = ~uint64_t{0};  // a copy whose contents are no version
 
@@ -140,7 +140,6 @@ protected:
         backend::Event ready;      // backend event after which `mem` holds `version`
         cl_command_queue readyQueue = nullptr;  // the queue of `ready`, when known
         std::shared_ptr<DeferredEvent> later;  // instead of `ready` until somebody needs it
-        bool mirrored = false;  // `ready` is a host write's mirror, not yet seen done (checkMirrors)
         BackendViews views;                    // views of `mem`
     };
     Ref<Context> context_;
@@ -151,14 +150,22 @@ protected:
     std::vector<Copy> copies_;
     unsigned char* host_ = nullptr;
     uint64_t hostVersion_ = 0;
-    // Some copy's `ready` is a host write's mirror not yet seen done (DiscreteStorage::mirrorHostWrite).
-    bool mirrorsInFlight_ = false;
+    // A host write's transfers on to other slots (DiscreteStorage::mirrorHostWrite) not yet seen done:
+    // each made its slot's copy current at `version` before the data arrived.
+    struct Mirror {
+        unsigned slot;
+        uint64_t version;
+        backend::Event sent;
+    };
+    std::vector<Mirror> mirrors_;
 
 private:
     void forgetFailedBrings();
-    // With `mutex` held: a mirror that failed leaves its copy stale, with nothing to wait for (a wait
-    // list holding the failed event would fail, or on PoCL never run).
+    // With `mutex` held: a mirror that failed counts as a failed bring (forgetFailedTransfer).
     void checkMirrors();
+    // `slot`'s copy, marked as holding `version` before a transfer brought it, never got it: stale,
+    // with nothing to wait for (a wait list holding the failed event would fail, or on PoCL never run).
+    void forgetFailedTransfer(unsigned slot, uint64_t version);
     std::atomic<bool> failedBringsPending_{false};
     std::mutex failedBringsMutex_;
     std::vector<std::pair<unsigned, uint64_t>> failedBrings_;  // (slot, version), guarded by failedBringsMutex_

@@ -19,8 +19,7 @@ double cpuShare();
 bool nwaySplits();
 
 // N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
-// Then whole host writes go on to every GPU slot (DiscreteStorage::mirrorHostWrite), where the
-// splits will read them, and the split variants' build also builds every GPU slot's merge kernels.
+// Then the split variants' build also builds every GPU slot's merge and span kernels.
 bool nwaySplitsPossible();
 
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)

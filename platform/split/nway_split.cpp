@@ -202,10 +202,9 @@ void searchChangedSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
     cl_device_id partDevice = Device::instance()->slots()[p.slot].device;
     for (size_t t = 0; t < r.targets.size(); ++t) {
         if (!p.before[t]) continue;
-        backend::Event searched(res.slot(p.slot).mergeKernels.enqueueSpan(partContext, partDevice, queue, p.written[t],
-                                                                          p.before[t], r.targets[t].bytes,
-                                                                          r.targets[t].elementSize, p.spans,
-                                                                          static_cast<cl_uint>(t)));
+        res.slot(p.slot).mergeKernels.enqueueSpan(partContext, partDevice, queue, p.written[t], p.before[t],
+                                                  r.targets[t].bytes, r.targets[t].elementSize, p.spans,
+                                                  static_cast<cl_uint>(t));
     }
     p.found.assign(2 * r.targets.size(), 0);
     check(backend::enqueueRead(queue, p.spans, 0, sizeof(cl_uint) * p.found.size(), p.found.data(), {},
@@ -308,14 +307,15 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
             searchChangedSpans(r, p, queue);
             // Its results start back as soon as its kernel is done (those of spanned targets once
-            // their span is known, below), each into a pinned block of its own: the slots' reads
-            // overlap one another and the merges, which go one slot at a time.
+            // their span is known, below), each into a pinned block of its own, which holds the bytes
+            // it sends from its start: the slots' reads overlap one another and the merges, which
+            // go one slot at a time.
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 const auto& target = r.targets[t];
-                PinnedPool::Block& block = p.results.emplace_back(r.pinned ? r.pinned->take(target.bytes) : PinnedPool::Block{});
+                const bool now = r.pinned && !target.spanned;
+                PinnedPool::Block& block = p.results.emplace_back(now ? r.pinned->take(target.bytes) : PinnedPool::Block{});
                 backend::Event& read = p.resultReads.emplace_back();
-                if (block && !target.spanned)
-                    check(backend::enqueueRead(queue, p.written[t], 0, target.bytes, block.data, {}, read.receive()));
+                if (block) check(backend::enqueueRead(queue, p.written[t], 0, target.bytes, block.data, {}, read.receive()));
             }
             backend::flush(queue);
         }
@@ -331,8 +331,10 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 cl_command_queue queue = res.slot(p.slot).queue.get();
                 for (size_t t = 0; t < r.targets.size(); ++t) {
                     const auto [first, end] = sentRange(r, p, t);
-                    if (r.targets[t].spanned && p.results[t] && first < end)
-                        check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data + first, {},
+                    if (!r.targets[t].spanned || first == end || !r.pinned) continue;
+                    p.results[t] = r.pinned->take(end - first);
+                    if (p.results[t])
+                        check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data, {},
                                                    p.resultReads[t].receive()));
                 }
                 backend::flush(queue);
@@ -358,7 +360,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 if (const PinnedPool::Block block = p.results[t]) {
                     check(backend::waitFor(p.resultReads[t].get()));
                     check(backend::enqueueAndWait([&](cl_event* sent) {
-                        return backend::enqueueWrite(primaryTransfer, target.recv, first, end - first, block.data + first, {},
+                        return backend::enqueueWrite(primaryTransfer, target.recv, first, end - first, block.data, {},
                                                      sent);
                     }));
                     p.results[t] = {};

@@ -20,22 +20,31 @@ using cltest::setArg;
 
 namespace {
 
-std::vector<unsigned> expectedSlots(const std::string& list) {
-    std::vector<unsigned> slots;
-    if (list == "none") return slots;
+// What the ctest configuration expects (HETERO_TEST_EXPECT_NWAY), and whether shares are random.
+struct Expected {
+    std::vector<unsigned> slots;  // the slots that must take part; empty: no launch may go N-way
+    bool chaos = false;           // HETERO_TEST_SPLIT_CHAOS: random shares, so byte counts vary
+    bool nway() const { return !slots.empty(); }
+};
+
+Expected expected() {
+    const char* list = std::getenv("HETERO_TEST_EXPECT_NWAY");
+    REQUIRE(list != nullptr);
+    Expected e;
+    e.chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    if (std::string(list) == "none") return e;
     std::stringstream in(list);
     std::string item;
-    while (std::getline(in, item, ',')) slots.push_back(static_cast<unsigned>(std::stoul(item)));
-    return slots;
+    while (std::getline(in, item, ',')) e.slots.push_back(static_cast<unsigned>(std::stoul(item)));
+    return e;
 }
 
 }  // namespace
 
 TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[.nway]") {
-    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
-    REQUIRE(expect != nullptr);
-    const std::vector<unsigned> slots = expectedSlots(expect);
-    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    const Expected expect = expected();
+    const std::vector<unsigned>& slots = expect.slots;
+    const bool chaos = expect.chaos;
     Env env;
     // Writes two of every three elements: the merge must keep the third as it was.
     cl_program p = env.build(cltest::nonce("split_nway") + R"(
@@ -102,10 +111,8 @@ TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[
 // 2 MiB and more, from where spans are used without chaos; under chaos shares are random, so only
 // the results are checked there.
 TEST_CASE("an N-way split sends back only the span each other slot changed", "[.nway]") {
-    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
-    REQUIRE(expect != nullptr);
-    const bool nway = std::string(expect) != "none";
-    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    const Expected expect = expected();
+    const bool nway = expect.nway(), chaos = expect.chaos;
     Env env;
     const size_t local = 64, items = 128 * local, perItem = 256, n = items * perItem;
     // Items [100, 200) (the low half's) and [5000, 7000) (the high half's) add one to their 256
@@ -157,14 +164,12 @@ TEST_CASE("an N-way split sends back only the span each other slot changed", "[.
 // other GPU slot at once (DiscreteStorage::mirrorHostWrite), so the next N-way launch brings no
 // input while it runs: only the other slot's results move between devices. Before the context's
 // first N-way split nothing is copied on (a program that never splits would pay for it), so the
-// first launch brings its input. The second write overwrites the host copy while the first one's
-// transfers may still read it: they must be done first, or the slots would compute on a mix.
+// first launch brings its input. Two writes in a row before the second launch: its slots must see
+// the second (the first write's copy on to the other slot must not land after the second's).
 // 256 KiB: host copies from 64 KiB are pinned, and only those are copied on.
 TEST_CASE("after its first N-way split, a context's host writes reach every GPU slot", "[.nway]") {
-    const char* expect = std::getenv("HETERO_TEST_EXPECT_NWAY");
-    REQUIRE(expect != nullptr);
-    const bool nway = std::string(expect) != "none";
-    const bool chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    const Expected expect = expected();
+    const bool nway = expect.nway(), chaos = expect.chaos;
     Env env;
     cl_program p = env.build(cltest::nonce("split_nway_mirror") + R"(
         __kernel void triple(__global const uint* in, __global uint* out) {
