@@ -41,6 +41,26 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
     return cost;
 }
 
+// The same for an N-way split over `slots` (nway_split.hpp): each other GPU sends back what it
+// changed of the written objects, about its share of them, and inputs the host wrote are already
+// there (DiscreteStorage::mirrorHostWrite), at the speed of a span sent between two GPUs through
+// a pinned block (22-26 GB/s between two H100s, docs/results/h100-session15). The others are
+// expected to be as fast as their weights say until a split measured them.
+constexpr double kNwayLinkBytesPerSecond = 20e9;
+LaunchCost nwaySplitCost(const KernelVariants& kv, const std::vector<KernelArg>& args, const std::vector<unsigned>& slots,
+                         LaunchCost cost) {
+    const std::vector<double> weights = nwayDeviceWeights(slots);
+    double others = 0;
+    for (size_t i = 1; i < weights.size(); ++i) others += weights[i];
+    const double othersShare = others / (others + weights[0]);
+    const auto& params = kv.analysis->params;
+    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
+        if (args[i].mem && params[i].mayWrite) cost.bytesMoved += othersShare * double(args[i].mem->storage().bytes());
+    cost.linkBytesPerSecond = kNwayLinkBytesPerSecond;
+    cost.priorRatio = others / weights[0];
+    return cost;
+}
+
 // What auto mode's history was learned on (history_store.hpp): Hetero's version, the memory model
 // contexts get by default, and each slot's platform, device, device version and driver version.
 std::string deviceSet() {
@@ -159,7 +179,7 @@ void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool read
 // launch writes can be merged and a split has room among those in flight. Sets d.split,
 // d.timeUnsplit, d.probe and d.why.
 void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
-                 const LaunchGeometry& launch, bool askHistory) {
+                 const LaunchGeometry& launch, bool askHistory, const std::vector<unsigned>* nwaySlots = nullptr) {
     SplitHistory::Decision h;
     h.split = true;
     if (askHistory) {
@@ -171,7 +191,9 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
             return;
         }
         pollLaunchTimings();
-        h = SplitHistory::instance().decide(kv.historyKey, sizeKey(launch), splitCost(kernel, kv, args, fits));
+        h = SplitHistory::instance().decide(kv.historyKey, sizeKey(launch),
+                                            nwaySlots ? nwaySplitCost(kv, args, *nwaySlots, fits)
+                                                      : splitCost(kernel, kv, args, fits));
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
             return;
@@ -195,14 +217,14 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
 }
 
 // The N-way decision (nway_split.hpp): split over `slots` as decideSplit says. Auto mode's history
-// decides as for the GPU + CPU pair (two H100s split every launch: LARGE gemm lost 1.28x,
-// EXTRALARGE gained 1.42x, docs/results/h100-session13); the other GPUs count as a CPU as fast as
-// the GPU until a split measured them.
+// decides as for the GPU + CPU pair, with the N-way split's own costs (nwaySplitCost): with the
+// pair's (every written object twice, at host-memory speed), two H100s never tried LARGE syrk or
+// gemm, which split gain 0.70x and 0.92x (docs/results/h100-session16).
 SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
                            const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
     SplitDecision d;
     d.gpuSlot = slots[0];
-    decideSplit(d, kernel, kv, args, launch, splitMode() != SplitMode::Always);
+    decideSplit(d, kernel, kv, args, launch, splitMode() != SplitMode::Always, &slots);
     if (d.split) {
         d.cpuSlot = slots[1];
         d.nwaySlots = std::move(slots);

@@ -32,15 +32,12 @@ namespace {
 
 std::atomic<unsigned> inFlight{0};
 
-// Each slot's weight in the split: equal for devices of one name, else their compute units. Tests
-// (chaos) draw them at random, so that the ranges' edges fall everywhere.
+// Each slot's weight in the split (nwayDeviceWeights). Tests (chaos) draw them at random, so that
+// the ranges' edges fall everywhere.
 std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
-    const auto& all = Device::instance()->slots();
-    const bool alike = std::all_of(slots.begin(), slots.end(),
-                                   [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
-    std::vector<double> weights;
-    for (unsigned s : slots)
-        weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : alike ? 1.0 : double(computeUnits(s)));
+    std::vector<double> weights = nwayDeviceWeights(slots);
+    if (chaos::on())
+        for (double& w : weights) w = double(1 + chaos::below(4));
     return weights;
 }
 
@@ -457,6 +454,15 @@ void runNway(std::shared_ptr<NwayRun> run) {
 }  // namespace
 
 unsigned nwaySplitsInFlight() { return inFlight.load(); }
+
+std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots) {
+    const auto& all = Device::instance()->slots();
+    const bool alike = std::all_of(slots.begin(), slots.end(),
+                                   [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
+    std::vector<double> weights;
+    for (unsigned s : slots) weights.push_back(alike ? 1.0 : double(computeUnits(s)));
+    return weights;
+}
 
 std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights) {
     double total = 0;

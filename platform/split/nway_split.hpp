@@ -28,6 +28,10 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 // N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
 unsigned nwaySplitsInFlight();
 
+// Each slot's weight in a split over `slots`: equal for devices of one name, else their compute
+// units (auto mode's model expects the others to do their weights' share, decision.cpp).
+std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots);
+
 // The first work-group of each of `weights.size()` parts of `groups` work-groups, shared in
 // proportion to the weights (then `groups` itself, so part i is [bounds[i], bounds[i+1])).
 std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights);

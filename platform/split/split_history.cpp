@@ -47,8 +47,9 @@ double SplitHistory::ratioFor(const Kernel& k) const {
 }
 
 double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const {
-    const double r = ratioFor(k);
-    return wholeSeconds * r / (1 + r) - kSplitFixedSeconds - cost.bytesMoved / kLinkBytesPerSecond;
+    const double r = k.cpuRatio < 0 && cost.priorRatio > 0 ? cost.priorRatio : ratioFor(k);
+    const double link = cost.linkBytesPerSecond > 0 ? cost.linkBytesPerSecond : kLinkBytesPerSecond;
+    return wholeSeconds * r / (1 + r) - kSplitFixedSeconds - cost.bytesMoved / link;
 }
 
 double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost) {

@@ -59,6 +59,12 @@ struct LaunchSize {
 // (measured on the H100: gesummv's kernel 1.09 ms for 16, 8 or 4 of its 16 work-groups).
 struct LaunchCost {
     double bytesMoved = 0;
+    // How fast those bytes move (0: SplitHistory::kLinkBytesPerSecond, host memory), and the other
+    // devices' speed over the GPU's before a split measured it (0: the history's, ratioFor): an
+    // N-way split's other GPUs send back only what they changed, through pinned memory
+    // (decision.cpp, nwaySplitCost).
+    double linkBytesPerSecond = 0;
+    double priorRatio = 0;
     uint64_t workGroups = 0;        // of the launch (0: not known)
     unsigned gpuComputeUnits = 0;   // of the slot it runs on whole (0: not known)
     bool fitsGpuAtOnce() const { return workGroups > 0 && gpuComputeUnits > 0 && workGroups <= gpuComputeUnits; }

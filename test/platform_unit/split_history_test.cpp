@@ -301,6 +301,34 @@ TEST_CASE("split history: the bytes a split would move count against it", "[spli
     CHECK(h.decide("k", size(1024)).split);  // without them it may
 }
 
+TEST_CASE("split history: a split's own link speed and the others' expected speed", "[split_history][model]") {
+    // 1.2 ms whole, writing 5.76 MB (syrk at LARGE). The pair's model moves it twice at host-memory
+    // speed (1.9 ms); even half of it at that speed (0.48 ms) leaves nothing to gain. From another
+    // GPU through pinned memory at 20 GB/s, half takes 0.14 ms: it may gain.
+    SplitHistory h;
+    loaded(h);
+    h.decide("k", size(1024));
+    h.recordWhole("k", size(1024), 1.2 * kMs);
+    LaunchCost pair;
+    pair.bytesMoved = 2 * 5.76e6;
+    LaunchCost half;
+    half.bytesMoved = 5.76e6 / 2;
+    for (int i = 0; i < 100; ++i) {
+        CHECK_FALSE(h.decide("k", size(1024), pair).split);
+        CHECK_FALSE(h.decide("k", size(1024), half).split);
+    }
+    LaunchCost nway = half;
+    nway.linkBytesPerSecond = 20e9;
+    nway.priorRatio = 1;
+    CHECK(h.decide("k", size(1024), nway).split);
+    // Three other GPUs as fast as the first take three quarters: 0.45 ms may gain, against a
+    // quarter millisecond of fixed costs, where one other GPU's half would not.
+    CHECK(h.gainBound("k", 0.45 * kMs, {}) < 0);
+    LaunchCost four;
+    four.priorRatio = 3;
+    CHECK(h.gainBound("k", 0.45 * kMs, four) > 0);
+}
+
 TEST_CASE("split history: a launch the GPU runs in one go is never timed or split", "[split_history][model]") {
     SplitHistory h;
     loaded(h);
