@@ -6,6 +6,8 @@
 #include "merge/changed_span.hpp"
 #include "merge/merge.hpp"
 #include "platform/engine/queue.hpp"
+#include "platform/engine/backend_clock.hpp"
+#include "platform/engine/event.hpp"
 #include "platform/memory/discrete_storage.hpp"
 #include "platform/memory/pinned_pool.hpp"
 #include "platform/objects/memobj.hpp"
@@ -61,6 +63,7 @@ struct NwayRun : SplitLaunch {
         cl_mem spans = nullptr;
         std::vector<cl_uint> found;
         backend::Event foundRead;
+        backend::Event kernelStarts;  // with HETERO_TRACE: a marker just before its kernel (traceOnDevice)
     };
     std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
     struct Target {                 // a written memory object, on the primary
@@ -158,6 +161,22 @@ void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo
         setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
         check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
     }
+}
+
+// With HETERO_TRACE: part `p`'s kernel as its device ran it, from the marker before it to its
+// last chunk's end, on the trace's clock (the split queues profile then, SplitResources::slot):
+// where the host sees only when each part is done.
+void traceOnDevice(const NwayRun::Part& p, cl_event done) {
+    cl_ulong start = 0, end = 0;
+    if (!p.kernelStarts || !done || !backend_clock::known(p.slot) ||
+        backend::profilingTime(p.kernelStarts.get(), CL_PROFILING_COMMAND_END, &start) != CL_SUCCESS ||
+        backend::profilingTime(done, CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS)
+        return;
+    const double nowUs = trace::now();
+    const double nowNs = double(hostNanoseconds());
+    auto onTrace = [&](cl_ulong deviceNs) { return nowUs - (nowNs - double(backend_clock::toHost(p.slot, deviceNs))) * 1e-3; };
+    trace::span({int(p.slot), "N-way kernels (device clock)"}, "part kernel", onTrace(start), onTrace(end),
+                {trace::num("work_groups", double(p.hi - p.lo))});
 }
 
 // `bytes` of `from` (another slot's buffer, read on `fromQueue`) into `to` on the primary through a
@@ -301,6 +320,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 check(backend::enqueueFill(queue, p.written[t], &zero, bytes % 4 == 0 ? 4 : 1, 0, bytes, {}, nullptr));
             }
             snapshotForSpans(r, p, queue);
+            if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
             searchChangedSpans(r, p, queue);
             // Its results start back as soon as its kernel is done (those of spanned targets once
@@ -341,6 +361,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             check(backend::waitFor(done[i].get()));
+            traceOnDevice(p, done[i].get());
             for (const auto& write : p.brought) check(backend::waitFor(write.get()));  // its inputs did arrive
             readSpans(i);
             chaos::delay(2000);
@@ -464,20 +485,6 @@ std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots) {
     return weights;
 }
 
-std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights) {
-    double total = 0;
-    for (double w : weights) total += w;
-    std::vector<uint64_t> bounds{0};
-    double sum = 0;
-    for (size_t i = 0; i + 1 < weights.size(); ++i) {
-        sum += weights[i];
-        auto b = static_cast<uint64_t>(std::floor(double(groups) * sum / total));
-        bounds.push_back(std::clamp(b, bounds.back(), groups));
-    }
-    bounds.push_back(groups);
-    return bounds;
-}
-
 cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                          const SplitDecision& decision) {
     auto run = std::make_shared<NwayRun>();
@@ -490,7 +497,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // Every slot's range; a slot whose range is empty takes no part (the primary always does).
     const std::vector<unsigned>& slots = decision.nwaySlots;
     if (slots.empty() || slots[0] != static_cast<unsigned>(sub.slot)) fail(CL_INVALID_OPERATION);
-    const std::vector<uint64_t> bounds = nwayBounds(r.groups, shareWeights(slots));
+    // Under chaos the edges fall anywhere, inside rows too (the tests' coverage of partial rows).
+    const std::vector<uint64_t> bounds = transform::partBounds(r.range, shareWeights(slots), !chaos::on());
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;
@@ -503,6 +511,10 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     SplitResources& res = *r.resources;
     const unsigned primary = r.primary();
     cl_context primaryContext = r.context->backend(primary);
+    if (trace::enabled())  // the other parts' kernels are drawn on their devices' clocks (traceOnDevice)
+        for (size_t i = 1; i < r.parts.size(); ++i)
+            backend_clock::calibrate(r.parts[i].slot, r.context->backend(r.parts[i].slot),
+                                     Device::instance()->slots()[r.parts[i].slot].device);
     cl_command_queue primaryQueue = sub.backendQueue;
 
     // Lock every storage the launch touches and make it current on every slot that takes part.

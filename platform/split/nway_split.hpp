@@ -32,8 +32,4 @@ unsigned nwaySplitsInFlight();
 // units (auto mode's model expects the others to do their weights' share, decision.cpp).
 std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots);
 
-// The first work-group of each of `weights.size()` parts of `groups` work-groups, shared in
-// proportion to the weights (then `groups` itself, so part i is [bounds[i], bounds[i+1])).
-std::vector<uint64_t> nwayBounds(uint64_t groups, const std::vector<double>& weights);
-
 }  // namespace hetero

@@ -2,6 +2,7 @@
 
 #include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
+#include "platform/observe/trace.hpp"
 
 namespace hetero {
 
@@ -9,7 +10,9 @@ SplitResources::Slot& SplitResources::slot(unsigned s) {
     std::lock_guard lock(mutex);
     Slot& r = *slots[s];
     if (!r.queue) {
-        r.queue = backend::queue(context->backend(s), Device::instance()->slots()[s].device, 0);
+        // Profiled only for the trace, which draws the split's kernels on the devices' clocks.
+        r.queue = backend::queue(context->backend(s), Device::instance()->slots()[s].device,
+                                 trace::enabled() ? CL_QUEUE_PROFILING_ENABLE : 0);
         if (!r.queue) fail(CL_OUT_OF_RESOURCES);
     }
     return r;

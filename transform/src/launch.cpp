@@ -5,6 +5,7 @@
 #include "transform/transform.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace hetero::transform {
@@ -126,6 +127,31 @@ std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint6
         launches.push_back(std::move(s));
     }
     return launches;
+}
+
+std::vector<uint64_t> partBounds(const NDRange& range, const std::vector<double>& weights, bool aligned) {
+    const uint64_t groups = range.numGroups();
+    double total = 0;
+    for (double w : weights) total += w;
+    // The coarsest whole unit of rows (3-D: planes) that is at most 1/16 of the smallest part: the
+    // parts are then within half a unit (3 %) of their weights.
+    uint64_t unit = 1;
+    if (aligned && range.dims >= 2 && total > 0 && !weights.empty()) {
+        const double smallest = double(groups) * *std::min_element(weights.begin(), weights.end()) / total;
+        const uint64_t row = groupsIn(range, 0), plane = row * groupsIn(range, 1);
+        if (range.dims >= 3 && 16.0 * double(plane) <= smallest) unit = plane;
+        else if (16.0 * double(row) <= smallest) unit = row;
+    }
+    std::vector<uint64_t> bounds{0};
+    double sum = 0;
+    for (size_t i = 0; i + 1 < weights.size(); ++i) {
+        sum += weights[i];
+        const double at = total > 0 ? double(groups) * sum / total : 0;
+        auto b = static_cast<uint64_t>(unit == 1 ? std::floor(at) : std::round(at / double(unit)) * double(unit));
+        bounds.push_back(std::clamp(b, bounds.back(), groups));
+    }
+    bounds.push_back(groups);
+    return bounds;
 }
 
 std::vector<ExtraArg> abortExtraArgs(const NDRange& range, uint32_t launchId) {

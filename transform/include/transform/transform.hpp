@@ -106,6 +106,16 @@ struct SubLaunch {                     // one clEnqueueNDRangeKernel of K__heter
 // groupSplitAllowed().
 std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint64_t end, unsigned split = 1);
 
+// The flattened work-groups of `range` shared among parts in proportion to `weights`: the first
+// work-group of each part, then numGroups() (part i is [bounds[i], bounds[i + 1])). Each inner
+// bound is a whole number of rows of work-groups (3-D: of planes, where a plane is small enough),
+// so that each part runs as one sub-launch (2-D) or a few big ones (3-D) of chunkLaunches: a part
+// that started inside a row would run that row's few work-groups as a launch of their own, which
+// leaves a GPU nearly idle for as long as one work-group takes (two H100s, 3mm's second product:
+// 6.6 ms for a half that natively takes 5.6). Unaligned (`aligned` false, or a row more than 1/16
+// of a part): the bounds fall where the weights say.
+std::vector<uint64_t> partBounds(const NDRange& range, const std::vector<double>& weights, bool aligned = true);
+
 // Whether the chunk variant of `kernel` may run its work-groups split on this launch: no barriers,
 // no local memory, no sub-groups (which see work-items of one group together), and only whole
 // work-groups along dimension 0.
