@@ -153,9 +153,28 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
+Queue::SubmitLock::SubmitLock(Queue& queue, bool wait) : queue_(queue) {
+    const std::thread::id self = std::this_thread::get_id();
+    // Relaxed: only this thread ever stores its own id there, and reads its own stores in order.
+    if (queue.submitter_.load(std::memory_order_relaxed) == self) return;
+    if (wait)
+        queue.submitMutex_.lock();
+    else if (!queue.submitMutex_.try_lock())
+        return;
+    queue.submitter_.store(self, std::memory_order_relaxed);
+    owns_ = true;
+}
+
+Queue::SubmitLock::~SubmitLock() {
+    if (!owns_) return;
+    queue_.submitter_.store(std::thread::id(), std::memory_order_relaxed);  // before another thread may own it
+    queue_.submitMutex_.unlock();
+}
+
 Queue::Direct::Direct(Queue& queue, unsigned slot)
-    : queue_(queue), slot_(slot), submitting_(queue.submitMutex_, std::defer_lock), locked_(queue.mutex_, std::defer_lock) {
-    if (queue.outOfOrder() || !submitting_.try_lock()) return;  // else another thread submits for this queue
+    : queue_(queue), slot_(slot), submitting_(queue, /*wait=*/false), locked_(queue.mutex_, std::defer_lock) {
+    // Not in order, or another thread submits for this queue (or this one does, further up its stack).
+    if (queue.outOfOrder() || !submitting_.owns()) return;
     locked_.lock();
     if (!queue.pending_.empty()) return;
     backend_ = queue.backendQueue(slot);
@@ -308,11 +327,8 @@ void Queue::notifyOutstanding() {
 }
 
 Queue::Submitted Queue::submitReady(bool mayBlock) {
-    std::unique_lock submitting(submitMutex_, std::defer_lock);
-    if (mayBlock)
-        submitting.lock();
-    else if (!submitting.try_lock())
-        return Submitted::ByAnother;
+    SubmitLock submitting(*this, /*wait=*/mayBlock);
+    if (!submitting.owns()) return Submitted::ByAnother;
     for (;;) {
         std::unique_ptr<Command> command;
         {

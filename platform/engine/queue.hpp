@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace hetero {
 
@@ -48,6 +49,27 @@ public:
     // returns it as references.
     std::vector<Ref<Event>> waitList(cl_uint count, const cl_event* events) const;
 
+private:
+    // The queue's submission lock (submitMutex_), held by one thread at a time, which submitter_
+    // names. That thread runs callbacks while it submits (an application's event callback, a
+    // backend's completion heard at once), and one may enqueue onto this very queue: it must not
+    // lock or try submitMutex_ again (undefined for a std::mutex its thread owns), so it finds the
+    // lock not free, and the thread, back from the callback, submits what it enqueued.
+    class SubmitLock {
+    public:
+        // Takes the lock if free (wait: waits for it unless this thread holds it already).
+        SubmitLock(Queue& queue, bool wait);
+        ~SubmitLock();
+        SubmitLock(const SubmitLock&) = delete;
+        SubmitLock& operator=(const SubmitLock&) = delete;
+        bool owns() const { return owns_; }
+
+    private:
+        Queue& queue_;
+        bool owns_ = false;
+    };
+
+public:
     // The fast way for a command that the enqueuing thread submits itself, at once: no Command,
     // no std::function, no scheduler, and no Event unless the application asks for one (a command
     // without one is remembered as the queue's last command until a later one needs an Event for
@@ -72,7 +94,8 @@ public:
     private:
         Queue& queue_;
         unsigned slot_;
-        std::unique_lock<std::mutex> submitting_, locked_;
+        SubmitLock submitting_;
+        std::unique_lock<std::mutex> locked_;
         bool ok_ = false;
         cl_command_queue backend_ = nullptr;
         cl_event previous_ = nullptr;
@@ -87,14 +110,17 @@ public:
     enum class Submitted {
         AllDone,    // nothing is pending
         Waiting,    // commands wait for their dependencies: the scheduler must try them again
-        ByAnother,  // another thread is submitting for this queue and sees to what it leaves
+        ByAnother,  // another thread is submitting for this queue and sees to what it leaves, or
+                    // this one is, further up its stack (a callback enqueues): it does once back
     };
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
     // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
     // Called by enqueue(), which hands the scheduler whatever it does not find AllDone, and by
     // the Scheduler. Only an enqueue() or a Direct holds the submission lock besides the
     // scheduler, and a Direct finding commands pending gives way to enqueue(): for the
-    // scheduler, ByAnother means that an enqueue() sees to what is left.
+    // scheduler, ByAnother means that an enqueue() sees to what is left. The thread holding the
+    // lock takes the next command only after the previous one's callbacks have returned: what a
+    // callback of its own enqueued on this queue is submitted by it, or left Waiting.
     Submitted submitReady(bool mayBlock);
 
     // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
@@ -138,7 +164,8 @@ private:
     std::mutex traceMutex_;
     std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
 
-    std::mutex submitMutex_;         // one thread submits for this queue at a time
+    std::mutex submitMutex_;         // one thread submits for this queue at a time (SubmitLock)
+    std::atomic<std::thread::id> submitter_{};  // the thread holding submitMutex_ (none: id())
     std::mutex mutex_;               // guards everything below
     std::condition_variable idle_;
     std::deque<std::unique_ptr<Command>> pending_;

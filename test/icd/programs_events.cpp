@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using cltest::Env;
@@ -172,4 +174,79 @@ TEST_CASE("a context and queue released while their launch runs go when its call
     }
     for (int i = 0; i < 3000 && completed.load() < rounds; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK(completed.load() == rounds);
+}
+
+namespace {
+// What a callback enqueues onto the queue of the event it was called for, and what it was answered.
+struct EnqueueFromCallback {
+    cl_command_queue queue;
+    bool outOfOrder;
+    cl_kernel kernel;
+    cl_int launchErr = CL_INVALID_VALUE, markerErr = CL_INVALID_VALUE;
+    cl_event launched = nullptr, marked = nullptr;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool called = false;
+};
+
+void CL_CALLBACK enqueueFromCallback(cl_event e, cl_int, void* data) {
+    auto* c = static_cast<EnqueueFromCallback*>(data);
+    const size_t n = 256;
+    // A launch, then a command only the ordinary way takes. In order, the launch without a wait
+    // list tries the direct way first (Queue::Direct); out of order it must wait for `e`.
+    const cl_uint waits = c->outOfOrder ? 1 : 0;
+    cl_int launchErr = clEnqueueNDRangeKernel(c->queue, c->kernel, 1, nullptr, &n, nullptr, waits, waits ? &e : nullptr,
+                                              &c->launched);
+    cl_int markerErr = clEnqueueMarkerWithWaitList(c->queue, 1, &c->launched, &c->marked);
+    std::lock_guard lock(c->mutex);
+    c->launchErr = launchErr;
+    c->markerErr = markerErr;
+    c->called = true;
+    c->changed.notify_all();
+}
+}  // namespace
+
+// The thread that submits a queue's commands runs their callbacks, with the queue's submission lock
+// held: one that enqueues onto that same queue must neither try that lock again (undefined for a
+// std::mutex its thread owns) nor leave its commands unsubmitted once it returns.
+TEST_CASE("a callback enqueues onto the queue whose deferred submission runs it", "[programs][events]") {
+    for (cl_command_queue_properties props : {cl_command_queue_properties(0),
+                                              cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)}) {
+        INFO("queue properties " << props);
+        Env env(props);
+        const size_t n = 256;
+        std::vector<cl_int> zeros(n, 0);
+        cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+        cl_program p = env.build(kOps);
+        cl_kernel addOne = env.kernel(p, "add"), addTen = env.kernel(p, "add");
+        setArg(addOne, 0, buf), setArg(addOne, 1, cl_int(1));
+        setArg(addTen, 0, buf), setArg(addTen, 1, cl_int(10));
+        cl_int err;
+        cl_event gate = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        // Waits for the gate: submitted later, by the scheduler thread, which runs the callback
+        // for its submission while it submits for this queue.
+        cl_event first = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, addOne, 1, nullptr, &n, nullptr, 1, &gate, &first) == CL_SUCCESS);
+        EnqueueFromCallback fromCallback{env.queue, props != 0, addTen};
+        REQUIRE(clSetEventCallback(first, CL_SUBMITTED, enqueueFromCallback, &fromCallback) == CL_SUCCESS);
+        REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+        {
+            std::unique_lock lock(fromCallback.mutex);
+            fromCallback.changed.wait(lock, [&] { return fromCallback.called; });
+        }
+        REQUIRE(fromCallback.launchErr == CL_SUCCESS);
+        REQUIRE(fromCallback.markerErr == CL_SUCCESS);
+        // Nothing is enqueued on the queue after them: they run only if the thread that ran the
+        // callback, or the scheduler it left them to, submits them.
+        REQUIRE(clWaitForEvents(1, &fromCallback.marked) == CL_SUCCESS);
+        for (cl_event e : {first, fromCallback.launched, fromCallback.marked}) {
+            cl_int status = CL_QUEUED;
+            REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+            CHECK(status == CL_COMPLETE);
+        }
+        for (auto v : env.read<cl_int>(buf, n)) REQUIRE(v == 11);
+        clReleaseEvent(gate), clReleaseEvent(first), clReleaseEvent(fromCallback.launched), clReleaseEvent(fromCallback.marked);
+        clReleaseKernel(addOne), clReleaseKernel(addTen), clReleaseProgram(p), clReleaseMemObject(buf);
+    }
 }
