@@ -153,28 +153,12 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
-Queue::SubmitLock::SubmitLock(Queue& queue, bool wait) : queue_(queue) {
-    const std::thread::id self = std::this_thread::get_id();
-    // Relaxed: only this thread ever stores its own id there, and reads its own stores in order.
-    if (queue.submitter_.load(std::memory_order_relaxed) == self) return;
-    if (wait)
-        queue.submitMutex_.lock();
-    else if (!queue.submitMutex_.try_lock())
-        return;
-    queue.submitter_.store(self, std::memory_order_relaxed);
-    owns_ = true;
-}
-
-Queue::SubmitLock::~SubmitLock() {
-    if (!owns_) return;
-    queue_.submitter_.store(std::thread::id(), std::memory_order_relaxed);  // before another thread may own it
-    queue_.submitMutex_.unlock();
-}
-
-Queue::Direct::Direct(Queue& queue, unsigned slot)
-    : queue_(queue), slot_(slot), submitting_(queue, /*wait=*/false), locked_(queue.mutex_, std::defer_lock) {
-    // Not in order, or another thread submits for this queue (or this one does, further up its stack).
-    if (queue.outOfOrder() || !submitting_.owns()) return;
+Queue::Direct::Direct(Queue& queue, unsigned slot) : queue_(queue), slot_(slot), locked_(queue.mutex_, std::defer_lock) {
+    if (queue.outOfOrder()) return;
+    // Else another thread submits for this queue (or this one does, further up its stack).
+    unsigned long nobody = 0;
+    if (!queue.submitRequests_.compare_exchange_strong(nobody, 1, std::memory_order_acq_rel)) return;
+    turn_ = true;
     locked_.lock();
     if (!queue.pending_.empty()) return;
     backend_ = queue.backendQueue(slot);
@@ -199,6 +183,18 @@ Queue::Direct::Direct(Queue& queue, unsigned slot)
         ok_ = true;
     }
     // Else it is on another slot or the host, not done: the scheduler's way waits for it.
+}
+
+Queue::Direct::~Direct() {
+    if (locked_.owns_lock()) locked_.unlock();
+    if (!turn_) return;
+    unsigned long mine = 1;
+    if (queue_.submitRequests_.compare_exchange_strong(mine, 0, std::memory_order_acq_rel)) return;
+    // Others asked meanwhile (the scheduler's pass, an enqueue whose command came before this
+    // Direct looked): they count on this thread to look at the queue again. The scheduler does,
+    // not this launch's thread, which may still hold locks that submitting a command takes.
+    queue_.submitRequests_.exchange(0, std::memory_order_acq_rel);
+    Scheduler::watch(&queue_);
 }
 
 Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later,
@@ -327,8 +323,33 @@ void Queue::notifyOutstanding() {
 }
 
 Queue::Submitted Queue::submitReady(bool mayBlock) {
-    SubmitLock submitting(*this, /*wait=*/mayBlock);
-    if (!submitting.owns()) return Submitted::ByAnother;
+    // Moved from 0: this thread's turn. Else a request the thread whose turn it is will see.
+    if (submitRequests_.fetch_add(1, std::memory_order_acq_rel) != 0) return Submitted::ByAnother;
+    return submitThenEndTurn(mayBlock);
+}
+
+Queue::Submitted Queue::submitThenEndTurn(bool mayBlock) {
+    // Should submitting throw (it reports its errors on the commands' events), the turn still ends.
+    struct EndTurnIfThrown {
+        std::atomic<unsigned long>& requests;
+        bool ended = false;
+        ~EndTurnIfThrown() {
+            if (!ended) requests.store(0, std::memory_order_release);
+        }
+    } guard{submitRequests_};
+    for (;;) {
+        unsigned long seen = submitRequests_.load(std::memory_order_acquire);
+        Submitted left = submitPending(mayBlock);
+        // A request since `seen` may come with a command enqueued after the look above (or by a
+        // callback this thread ran): look again. Else nobody's turn from now on.
+        if (submitRequests_.compare_exchange_strong(seen, 0, std::memory_order_acq_rel)) {
+            guard.ended = true;
+            return left;
+        }
+    }
+}
+
+Queue::Submitted Queue::submitPending(bool mayBlock) {
     for (;;) {
         std::unique_ptr<Command> command;
         {
