@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace hetero {
 namespace {
@@ -28,6 +30,17 @@ unsigned deferredFlushEvery() {
         return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 16u;
     }();
     return every;
+}
+
+// HETERO_TEST_SUBMIT_END_DELAY_MS=<n> (tests only): a thread whose turn to submit for a queue is
+// ending waits this long after its last look at the queue, so that another thread enqueues onto it
+// meanwhile (icd.submit-turn-end).
+unsigned submitEndDelayMs() {
+    static const unsigned ms = [] {
+        auto v = config::get("HETERO_TEST_SUBMIT_END_DELAY_MS", "test_submit_end_delay_ms");
+        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+    }();
+    return ms;
 }
 
 bool flushDeferredNow(unsigned& unflushed) {
@@ -340,6 +353,7 @@ Queue::Submitted Queue::submitThenEndTurn(bool mayBlock) {
     for (;;) {
         unsigned long seen = submitRequests_.load(std::memory_order_acquire);
         Submitted left = submitPending(mayBlock);
+        if (unsigned ms = submitEndDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
         // A request since `seen` may come with a command enqueued after the look above (or by a
         // callback this thread ran): look again. Else nobody's turn from now on.
         if (submitRequests_.compare_exchange_strong(seen, 0, std::memory_order_acq_rel)) {

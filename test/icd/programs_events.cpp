@@ -179,9 +179,9 @@ TEST_CASE("a context and queue released while their launch runs go when its call
 namespace {
 // What a callback enqueues onto the queue of the event it was called for, and what it was answered.
 struct EnqueueFromCallback {
-    cl_command_queue queue;
-    bool outOfOrder;
-    cl_kernel kernel;
+    cl_command_queue queue = nullptr;
+    bool outOfOrder = false;
+    cl_kernel kernel = nullptr;
     cl_int launchErr = CL_INVALID_VALUE, markerErr = CL_INVALID_VALUE;
     cl_event launched = nullptr, marked = nullptr;
     std::mutex mutex;
@@ -228,7 +228,10 @@ TEST_CASE("a callback enqueues onto the queue whose deferred submission runs it"
         // for its submission while it submits for this queue.
         cl_event first = nullptr;
         REQUIRE(clEnqueueNDRangeKernel(env.queue, addOne, 1, nullptr, &n, nullptr, 1, &gate, &first) == CL_SUCCESS);
-        EnqueueFromCallback fromCallback{env.queue, props != 0, addTen};
+        EnqueueFromCallback fromCallback;
+        fromCallback.queue = env.queue;
+        fromCallback.outOfOrder = props != 0;
+        fromCallback.kernel = addTen;
         REQUIRE(clSetEventCallback(first, CL_SUBMITTED, enqueueFromCallback, &fromCallback) == CL_SUCCESS);
         REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
         {
@@ -249,4 +252,38 @@ TEST_CASE("a callback enqueues onto the queue whose deferred submission runs it"
         clReleaseEvent(gate), clReleaseEvent(first), clReleaseEvent(fromCallback.launched), clReleaseEvent(fromCallback.marked);
         clReleaseKernel(addOne), clReleaseKernel(addTen), clReleaseProgram(p), clReleaseMemObject(buf);
     }
+}
+
+// A thread submitting for a queue looks at it a last time, then gives its turn up; a command another
+// thread enqueues in between, when that thread finds the turn taken, is left to it (and the
+// scheduler drops the queue for the same reason): it must look again. Run by icd.submit-turn-end
+// with HETERO_TEST_SUBMIT_END_DELAY_MS, which keeps every submitting thread that long between its
+// last look and the end of its turn.
+TEST_CASE("a command enqueued while another thread ends its turn to submit is submitted", "[.submit-turn-end]") {
+    Env env;
+    const size_t n = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE, n * 4);
+    const cl_int zero = 0, seven = 7;
+    // The ordinary way (no launch: a launch may go the direct way, which never waits at the end).
+    cl_event zeroed = nullptr, sevened = nullptr;
+    cl_int err = CL_INVALID_VALUE;
+    std::thread submitter([&] {
+        err = clEnqueueFillBuffer(env.queue, buf, &zero, sizeof zero, 0, n * 4, 0, nullptr, &zeroed);
+    });
+    // Not an assertion's timing: only whether the submitter is between its last look and the end
+    // of its turn (the delay) when this enqueue comes, which the test is about.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(clEnqueueFillBuffer(env.queue, buf, &seven, sizeof seven, 0, n * 4, 0, nullptr, &sevened) == CL_SUCCESS);
+    submitter.join();
+    REQUIRE(err == CL_SUCCESS);
+    // Nothing more is enqueued until it completes: an enqueue would submit it (bounded: what never
+    // comes is a lost submission).
+    cl_int status = CL_QUEUED;
+    for (int i = 0; i < 3000 && status != CL_COMPLETE && status >= 0; ++i) {
+        REQUIRE(clGetEventInfo(sevened, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        if (status != CL_COMPLETE) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(status == CL_COMPLETE);
+    for (auto v : env.read<cl_int>(buf, n)) REQUIRE(v == 7);
+    clReleaseEvent(zeroed), clReleaseEvent(sevened), clReleaseMemObject(buf);
 }
