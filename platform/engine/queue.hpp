@@ -89,8 +89,8 @@ public:
     enum class Submitted {
         AllDone,    // nothing is pending
         Waiting,    // commands wait for their dependencies: the scheduler must try them again
-        ByAnother,  // another thread is submitting for this queue and sees to what it leaves, or
-                    // this one is, further up its stack (a callback enqueues), once back there
+        ByAnother,  // another thread, or this one further up its stack (a callback that enqueues),
+                    // is submitting for this queue and sees to what is left
     };
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
     // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
