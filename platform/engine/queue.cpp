@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace hetero {
 namespace {
@@ -28,6 +30,17 @@ unsigned deferredFlushEvery() {
         return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 16u;
     }();
     return every;
+}
+
+// HETERO_TEST_SUBMIT_END_DELAY_MS=<n> (tests only): a thread whose turn to submit for a queue is
+// ending waits this long after its last look at the queue, so that another thread enqueues onto it
+// meanwhile (icd.submit-turn-end).
+unsigned submitEndDelayMs() {
+    static const unsigned ms = [] {
+        auto v = config::get("HETERO_TEST_SUBMIT_END_DELAY_MS", "test_submit_end_delay_ms");
+        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+    }();
+    return ms;
 }
 
 bool flushDeferredNow(unsigned& unflushed) {
@@ -153,9 +166,12 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
-Queue::Direct::Direct(Queue& queue, unsigned slot)
-    : queue_(queue), slot_(slot), submitting_(queue.submitMutex_, std::defer_lock), locked_(queue.mutex_, std::defer_lock) {
-    if (queue.outOfOrder() || !submitting_.try_lock()) return;  // else another thread submits for this queue
+Queue::Direct::Direct(Queue& queue, unsigned slot) : queue_(queue), slot_(slot), locked_(queue.mutex_, std::defer_lock) {
+    if (queue.outOfOrder()) return;
+    // Else another thread submits for this queue (or this one does, further up its stack).
+    unsigned long nobody = 0;
+    if (!queue.submitRequests_.compare_exchange_strong(nobody, 1, std::memory_order_acq_rel)) return;
+    turn_ = true;
     locked_.lock();
     if (!queue.pending_.empty()) return;
     backend_ = queue.backendQueue(slot);
@@ -180,6 +196,18 @@ Queue::Direct::Direct(Queue& queue, unsigned slot)
         ok_ = true;
     }
     // Else it is on another slot or the host, not done: the scheduler's way waits for it.
+}
+
+Queue::Direct::~Direct() {
+    if (locked_.owns_lock()) locked_.unlock();
+    if (!turn_) return;
+    unsigned long mine = 1;
+    if (queue_.submitRequests_.compare_exchange_strong(mine, 0, std::memory_order_acq_rel)) return;
+    // Others asked meanwhile (the scheduler's pass, an enqueue whose command came before this
+    // Direct looked): they count on this thread to look at the queue again. The scheduler does,
+    // not this launch's thread, which may still hold locks that submitting a command takes.
+    queue_.submitRequests_.exchange(0, std::memory_order_acq_rel);
+    Scheduler::watch(&queue_);
 }
 
 Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later,
@@ -308,11 +336,34 @@ void Queue::notifyOutstanding() {
 }
 
 Queue::Submitted Queue::submitReady(bool mayBlock) {
-    std::unique_lock submitting(submitMutex_, std::defer_lock);
-    if (mayBlock)
-        submitting.lock();
-    else if (!submitting.try_lock())
-        return Submitted::ByAnother;
+    // Moved from 0: this thread's turn. Else a request the thread whose turn it is will see.
+    if (submitRequests_.fetch_add(1, std::memory_order_acq_rel) != 0) return Submitted::ByAnother;
+    return submitThenEndTurn(mayBlock);
+}
+
+Queue::Submitted Queue::submitThenEndTurn(bool mayBlock) {
+    // Should submitting throw (it reports its errors on the commands' events), the turn still ends.
+    struct EndTurnIfThrown {
+        std::atomic<unsigned long>& requests;
+        bool ended = false;
+        ~EndTurnIfThrown() {
+            if (!ended) requests.store(0, std::memory_order_release);
+        }
+    } guard{submitRequests_};
+    for (;;) {
+        unsigned long seen = submitRequests_.load(std::memory_order_acquire);
+        Submitted left = submitPending(mayBlock);
+        if (unsigned ms = submitEndDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        // A request since `seen` may come with a command enqueued after the look above (or by a
+        // callback this thread ran): look again. Else nobody's turn from now on.
+        if (submitRequests_.compare_exchange_strong(seen, 0, std::memory_order_acq_rel)) {
+            guard.ended = true;
+            return left;
+        }
+    }
+}
+
+Queue::Submitted Queue::submitPending(bool mayBlock) {
     for (;;) {
         std::unique_ptr<Command> command;
         {

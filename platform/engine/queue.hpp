@@ -41,7 +41,7 @@ public:
     std::shared_ptr<DeferredEvent> deferredEventAfterLast(unsigned slot, cl_command_queue q);
     // A command with a backend event of its own was just enqueued on `backendQueue`: when that is
     // backendQueue(slot), its event closes the open deferred event there (DeferredEvent::closeWith).
-    // Called while submitting (submitMutex_ held), so nothing is enqueued there in between.
+    // Called while submitting (in this thread's turn), so nothing is enqueued there in between.
     void enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event);
 
     // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
@@ -54,11 +54,12 @@ public:
     // it). Open when the queue is in order, nothing of it waits to be submitted, and the previous
     // command needs no wait on `slot` that the backend queue there does not give (it ran on that
     // queue, or is complete) beyond its backend event (previous()). While a Direct lives it holds
-    // the queue's submission lock and mutex_, so nothing is enqueued in between: the caller
+    // the queue's submitting turn and mutex_, so nothing is enqueued in between: the caller
     // enqueues its work on backendQueue(), after previous(), and reports it with submitted().
     class Direct {
     public:
         Direct(Queue& queue, unsigned slot);
+        ~Direct();
         Direct(const Direct&) = delete;
         Direct& operator=(const Direct&) = delete;
         bool ok() const { return ok_; }
@@ -72,7 +73,8 @@ public:
     private:
         Queue& queue_;
         unsigned slot_;
-        std::unique_lock<std::mutex> submitting_, locked_;
+        std::unique_lock<std::mutex> locked_;
+        bool turn_ = false;  // this Direct has the queue's submitting turn
         bool ok_ = false;
         cl_command_queue backend_ = nullptr;
         cl_event previous_ = nullptr;
@@ -87,14 +89,18 @@ public:
     enum class Submitted {
         AllDone,    // nothing is pending
         Waiting,    // commands wait for their dependencies: the scheduler must try them again
-        ByAnother,  // another thread is submitting for this queue and sees to what it leaves
+        ByAnother,  // another thread, or this one further up its stack (a callback that enqueues),
+                    // is submitting for this queue and sees to what is left
     };
     // Submits what can be submitted now, in order (in-order) or any ready one (out-of-order).
     // mayBlock=false: never waits for a dependency on another slot (the enqueuing thread).
     // Called by enqueue(), which hands the scheduler whatever it does not find AllDone, and by
-    // the Scheduler. Only an enqueue() or a Direct holds the submission lock besides the
-    // scheduler, and a Direct finding commands pending gives way to enqueue(): for the
-    // scheduler, ByAnother means that an enqueue() sees to what is left.
+    // the Scheduler. One thread submits for a queue at a time (its turn, submitRequests_); a
+    // thread that finds another's turn leaves it a request and returns ByAnother, never waiting.
+    // The thread whose turn it is looks at the queue again for every request made before it gives
+    // the turn up, and watches what it leaves (enqueue(), the scheduler) or has the scheduler do it
+    // (a Direct): for the scheduler, ByAnother means that the thread whose turn it is sees to what
+    // is left.
     Submitted submitReady(bool mayBlock);
 
     // Where the trace starts a command that was submitted to `slot` at `submitted` and completed at
@@ -119,6 +125,10 @@ protected:
 
 private:
     Queue() = default;
+    // In this thread's turn: submits what it can, again while requests came meanwhile, then gives
+    // the turn up.
+    Submitted submitThenEndTurn(bool mayBlock);
+    Submitted submitPending(bool mayBlock);  // one look at pending_ (submitReady)
     bool trySubmit(Command& c, bool mayBlock);
     void pruneOutstanding();
     // With mutex_ held: the last command, if Direct submitted it without an Event, gets one now
@@ -138,13 +148,18 @@ private:
     std::mutex traceMutex_;
     std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
 
-    std::mutex submitMutex_;         // one thread submits for this queue at a time
+    // One thread submits for this queue at a time: the one that moved this from 0 (nobody's turn);
+    // each thread that asks while it is that thread's turn adds one (submitReady). No mutex: the
+    // thread whose turn it is runs callbacks while it submits (an application's event callback, a
+    // backend's completion heard at once), and one that enqueues onto this very queue asks like any
+    // other thread; a std::mutex it owns must not be tried again (undefined behaviour).
+    std::atomic<unsigned long> submitRequests_{0};
     std::mutex mutex_;               // guards everything below
     std::condition_variable idle_;
     std::deque<std::unique_ptr<Command>> pending_;
     std::vector<Ref<Event>> outstanding_;  // enqueued and not known complete (for finish / barriers)
     std::atomic<unsigned> enqueues_{0};     // pruneOutstanding polls at every 4th
-    unsigned unflushedDeferred_ = 0;       // under submitMutex_: launches without events (trySubmit)
+    unsigned unflushedDeferred_ = 0;       // in a submitting turn: launches without events (trySubmit)
     Ref<Event> last_;                      // in-order: the previous command
     Ref<Event> lastBarrier_;               // out-of-order: the latest barrier
     // In order: the last command when Direct submitted it without an Event (then it came after

@@ -39,9 +39,10 @@ void loop() {
             // Never waits: a command whose dependency on another slot is still running stays
             // pending, and the event signal brings us back when it completes. So one queue's wait
             // never holds up another's commands, nor keeps another queue (and its context) alive.
-            // Another thread submitting for the queue (Queue::Submitted::ByAnother) watches it
-            // again for what it leaves. Kept watched for it here, the queue would wait for a
-            // signal that nothing raises once that thread is done (issue 20).
+            // The thread whose turn it is to submit for the queue (Queue::Submitted::ByAnother)
+            // looks at it again for this request, and watches it again for what it leaves. Kept
+            // watched for it here, the queue would wait for a signal that nothing raises once that
+            // thread is done (issue 20).
             Ref<Queue> ref = weak.lock();  // null: released, with nothing pending
             bool stillPending = ref && ref->submitReady(/*mayBlock=*/false) == Queue::Submitted::Waiting;
             {

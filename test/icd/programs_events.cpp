@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using cltest::Env;
@@ -172,4 +174,116 @@ TEST_CASE("a context and queue released while their launch runs go when its call
     }
     for (int i = 0; i < 3000 && completed.load() < rounds; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK(completed.load() == rounds);
+}
+
+namespace {
+// What a callback enqueues onto the queue of the event it was called for, and what it was answered.
+struct EnqueueFromCallback {
+    cl_command_queue queue = nullptr;
+    bool outOfOrder = false;
+    cl_kernel kernel = nullptr;
+    cl_int launchErr = CL_INVALID_VALUE, markerErr = CL_INVALID_VALUE;
+    cl_event launched = nullptr, marked = nullptr;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool called = false;
+};
+
+void CL_CALLBACK enqueueFromCallback(cl_event e, cl_int, void* data) {
+    auto* c = static_cast<EnqueueFromCallback*>(data);
+    const size_t n = 256;
+    // A launch, then a command only the ordinary way takes. In order, the launch without a wait
+    // list tries the direct way first (Queue::Direct); out of order it must wait for `e`.
+    const cl_uint waits = c->outOfOrder ? 1 : 0;
+    cl_int launchErr = clEnqueueNDRangeKernel(c->queue, c->kernel, 1, nullptr, &n, nullptr, waits, waits ? &e : nullptr,
+                                              &c->launched);
+    cl_int markerErr = clEnqueueMarkerWithWaitList(c->queue, 1, &c->launched, &c->marked);
+    std::lock_guard lock(c->mutex);
+    c->launchErr = launchErr;
+    c->markerErr = markerErr;
+    c->called = true;
+    c->changed.notify_all();
+}
+}  // namespace
+
+// The thread that submits a queue's commands runs their callbacks, with the queue's submission lock
+// held: one that enqueues onto that same queue must neither try that lock again (undefined for a
+// std::mutex its thread owns) nor leave its commands unsubmitted once it returns.
+TEST_CASE("a callback enqueues onto the queue whose deferred submission runs it", "[programs][events]") {
+    for (cl_command_queue_properties props : {cl_command_queue_properties(0),
+                                              cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)}) {
+        INFO("queue properties " << props);
+        Env env(props);
+        const size_t n = 256;
+        std::vector<cl_int> zeros(n, 0);
+        cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, zeros.data());
+        cl_program p = env.build(kOps);
+        cl_kernel addOne = env.kernel(p, "add"), addTen = env.kernel(p, "add");
+        setArg(addOne, 0, buf), setArg(addOne, 1, cl_int(1));
+        setArg(addTen, 0, buf), setArg(addTen, 1, cl_int(10));
+        cl_int err;
+        cl_event gate = clCreateUserEvent(env.context, &err);
+        REQUIRE(err == CL_SUCCESS);
+        // Waits for the gate: submitted later, by the scheduler thread, which runs the callback
+        // for its submission while it submits for this queue.
+        cl_event first = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, addOne, 1, nullptr, &n, nullptr, 1, &gate, &first) == CL_SUCCESS);
+        EnqueueFromCallback fromCallback;
+        fromCallback.queue = env.queue;
+        fromCallback.outOfOrder = props != 0;
+        fromCallback.kernel = addTen;
+        REQUIRE(clSetEventCallback(first, CL_SUBMITTED, enqueueFromCallback, &fromCallback) == CL_SUCCESS);
+        REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+        {
+            std::unique_lock lock(fromCallback.mutex);
+            fromCallback.changed.wait(lock, [&] { return fromCallback.called; });
+        }
+        REQUIRE(fromCallback.launchErr == CL_SUCCESS);
+        REQUIRE(fromCallback.markerErr == CL_SUCCESS);
+        // Nothing is enqueued on the queue after them: they run only if the thread that ran the
+        // callback, or the scheduler it left them to, submits them.
+        REQUIRE(clWaitForEvents(1, &fromCallback.marked) == CL_SUCCESS);
+        for (cl_event e : {first, fromCallback.launched, fromCallback.marked}) {
+            cl_int status = CL_QUEUED;
+            REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+            CHECK(status == CL_COMPLETE);
+        }
+        for (auto v : env.read<cl_int>(buf, n)) REQUIRE(v == 11);
+        clReleaseEvent(gate), clReleaseEvent(first), clReleaseEvent(fromCallback.launched), clReleaseEvent(fromCallback.marked);
+        clReleaseKernel(addOne), clReleaseKernel(addTen), clReleaseProgram(p), clReleaseMemObject(buf);
+    }
+}
+
+// A thread submitting for a queue looks at it a last time, then gives its turn up; a command another
+// thread enqueues in between, when that thread finds the turn taken, is left to it (and the
+// scheduler drops the queue for the same reason): it must look again. Run by icd.submit-turn-end
+// with HETERO_TEST_SUBMIT_END_DELAY_MS, which keeps every submitting thread that long between its
+// last look and the end of its turn.
+TEST_CASE("a command enqueued while another thread ends its turn to submit is submitted", "[.submit-turn-end]") {
+    Env env;
+    const size_t n = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE, n * 4);
+    const cl_int zero = 0, seven = 7;
+    // The ordinary way (no launch: a launch may go the direct way, which never waits at the end).
+    cl_event zeroed = nullptr, sevened = nullptr;
+    cl_int err = CL_INVALID_VALUE;
+    std::thread submitter([&] {
+        err = clEnqueueFillBuffer(env.queue, buf, &zero, sizeof zero, 0, n * 4, 0, nullptr, &zeroed);
+    });
+    // Not an assertion's timing: only whether the submitter is between its last look and the end
+    // of its turn (the delay) when this enqueue comes, which the test is about.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(clEnqueueFillBuffer(env.queue, buf, &seven, sizeof seven, 0, n * 4, 0, nullptr, &sevened) == CL_SUCCESS);
+    submitter.join();
+    REQUIRE(err == CL_SUCCESS);
+    // Nothing more is enqueued until it completes: an enqueue would submit it (bounded: what never
+    // comes is a lost submission).
+    cl_int status = CL_QUEUED;
+    for (int i = 0; i < 3000 && status != CL_COMPLETE && status >= 0; ++i) {
+        REQUIRE(clGetEventInfo(sevened, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+        if (status != CL_COMPLETE) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(status == CL_COMPLETE);
+    for (auto v : env.read<cl_int>(buf, n)) REQUIRE(v == 7);
+    clReleaseEvent(zeroed), clReleaseEvent(sevened), clReleaseMemObject(buf);
 }
