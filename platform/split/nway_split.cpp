@@ -296,17 +296,23 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
     cl_int result = CL_COMPLETE;
     bool primaryWaited = false;
     try {
-        // The launch's dependencies are met once the primary's snapshots are done (they waited for them).
-        backend::waitAll(r.snapshots);
-        backend::releaseAll(r.snapshots);
-        // Commands on the shared internal queues never carry wait lists (one launch's dependencies
-        // would hold every other launch behind it there): waited for here instead, before the
-        // brings overwrite any copy.
-        for (size_t i = 1; i < r.parts.size(); ++i) {
-            auto& p = r.parts[i];
-            chaos::delay(2000);
-            backend::waitAll(p.ready);
-            backend::releaseAll(p.ready);
+        {
+            // The launch's dependencies are met once the primary's snapshots are done (they waited for them).
+            trace::Scope span({int(primary), "N-way start"}, "dependencies (primary's snapshots)");
+            backend::waitAll(r.snapshots);
+            backend::releaseAll(r.snapshots);
+        }
+        {
+            // Commands on the shared internal queues never carry wait lists (one launch's dependencies
+            // would hold every other launch behind it there): waited for here instead, before the
+            // brings overwrite any copy.
+            trace::Scope span({int(primary), "N-way start"}, "earlier users of the parts' copies");
+            for (size_t i = 1; i < r.parts.size(); ++i) {
+                auto& p = r.parts[i];
+                chaos::delay(2000);
+                backend::waitAll(p.ready);
+                backend::releaseAll(p.ready);
+            }
         }
         if (!r.brings.empty()) bringCopies(r, primaryTransfer, bytesMoved);
         r.broughtAll = true;
@@ -438,7 +444,11 @@ void runNway(std::shared_ptr<NwayRun> run) {
     std::shared_ptr<Tail> tail = r.tail;
     size_t bytesMoved = 0;
     unsigned merges = 0;
-    const cl_int result = runParts(r, bytesMoved, merges);
+    cl_int result;
+    {
+        trace::Scope span({int(r.primary()), "N-way thread"}, r.name);
+        result = runParts(r, bytesMoved, merges);
+    }
     if (r.gateOpener.joinable()) r.gateOpener.join();
     // For auto mode's history: from submission (a split queued behind other work counts that too).
     if (result == CL_COMPLETE)
