@@ -45,7 +45,8 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
 // changed of the written objects, about its share of them, and inputs the host wrote are already
 // there (DiscreteStorage::mirrorHostWrite), at the speed of a span sent between two GPUs through
 // a pinned block (22-26 GB/s between two H100s, docs/results/h100-session15). The others are
-// expected to be as fast as their weights say until a split measured them.
+// expected to do their weights' share in the time the first does its own (the history then keeps
+// whichever way a size was measured faster; it learns no per-slot speed).
 constexpr double kNwayLinkBytesPerSecond = 20e9;
 LaunchCost nwaySplitCost(const KernelVariants& kv, const std::vector<KernelArg>& args, const std::vector<unsigned>& slots,
                          LaunchCost cost) {

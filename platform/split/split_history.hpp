@@ -10,7 +10,8 @@
 //    CPU would take its speed's share of the work (cpuRatio: the CPU's speed over the GPU's, for
 //    this kernel once a split measured it, else the best any kernel of this device set showed once
 //    two did, else kPriorCpuRatio), less a split's fixed costs (kSplitFixedSeconds: snapshots, a thread, a
-//    merge) and the bytes it would move between the devices (at kLinkBytesPerSecond). The time run
+//    merge) and the bytes it would move between the devices (at kLinkBytesPerSecond, or the
+//    LaunchCost's own speed and prior ratio: an N-way split's, decision.cpp). The time run
 //    whole it starts from is the size's measured one, else the kernel's time per work-item at
 //    other sizes, else unknown (which may gain).
 //  - A launch the GPU runs in one go (no more work-groups than it has compute units) cannot gain:
