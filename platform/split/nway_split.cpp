@@ -497,6 +497,9 @@ std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots) {
 
 cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                          const SplitDecision& decision) {
+    // With HETERO_TRACE: the application's thread's share of the launch's start (two H100s:
+    // 0.15-0.3 ms of a start of 0.25-0.66 ms, docs/results/h100-session16).
+    trace::Scope submission({sub.slot, "N-way start"}, "submission");
     auto run = std::make_shared<NwayRun>();
     NwayRun& r = *run;
     r.begin(kernel, args, launch, decision);
