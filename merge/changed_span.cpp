@@ -4,6 +4,7 @@
 #include "devices/backend_objects.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace hetero::merge {
 
@@ -58,6 +59,26 @@ void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl
     const size_t local = 256;
     const size_t global = std::min<size_t>((size_t{n} + local - 1) / local, 2048) * local;
     check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, nullptr));
+}
+
+std::vector<ByteRange> lackedRanges(const std::vector<ByteRange>& spans, size_t own) {
+    const ByteRange mine = own < spans.size() ? spans[own] : ByteRange{0, 0};
+    const bool mineEmpty = mine.first >= mine.second;
+    size_t lo = SIZE_MAX, hi = 0;
+    bool reachesMine = false;
+    for (size_t j = 0; j < spans.size(); ++j) {
+        const ByteRange& other = spans[j];
+        if (j == own || other.first >= other.second) continue;
+        lo = std::min(lo, other.first);
+        hi = std::max(hi, other.second);
+        if (!mineEmpty && other.first < mine.second && mine.first < other.second) reachesMine = true;
+    }
+    if (lo >= hi) return {};
+    if (mineEmpty || reachesMine || mine.second <= lo || mine.first >= hi) return {{lo, hi}};
+    std::vector<ByteRange> lacked;
+    if (lo < mine.first) lacked.push_back({lo, mine.first});
+    if (mine.second < hi) lacked.push_back({mine.second, hi});
+    return lacked;
 }
 
 }  // namespace hetero::merge

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace hetero::merge {
 
@@ -35,5 +36,15 @@ inline std::pair<size_t, size_t> spanBytes(const uint32_t* pair, size_t elementS
     if (pair[1] == 0 || pair[0] >= pair[1]) return {0, 0};
     return {size_t{pair[0]} * elementSize, size_t{pair[1]} * elementSize};
 }
+
+using ByteRange = std::pair<size_t, size_t>;  // [first, end)
+
+// After a launch split N-way, where part `own`'s copy of an object lacks the merged result, from the
+// byte span each part changed (spans[0] the primary's; first >= end: nothing): everywhere another
+// part changed, as one range, less `own`'s span where no other part's reaches into it (only `own`
+// changed there, so its copy holds the result already). Outside every other part's span its copy
+// holds either `orig` (nobody changed it) or its own result, which the merge kept. Empty: nothing
+// lacked. A later launch brings that copy only these bytes (DiscreteStorage::recordRefresh).
+std::vector<ByteRange> lackedRanges(const std::vector<ByteRange>& spans, size_t own);
 
 }  // namespace hetero::merge

@@ -75,6 +75,18 @@ public:
     // thread overwrites the copy; usedUntil(slot, ...) must follow with an event that completes
     // only after the bring, with an error if it failed (then bringFailed(slot, version())).
     void bringLater(unsigned slot, std::vector<cl_event>& earlierUsers);
+    // The version `slot`'s copy holds (kNoVersion: none), whether current or not: what a bring
+    // starts from (refreshRanges).
+    uint64_t copyVersion(unsigned slot) const { return copies_[slot].version; }
+
+    // --- these need no `mutex` (a split launch's thread, while a submission may hold it) ---
+    // After an N-way launch wrote this object from version `from` to `to`: `slot`'s copy, which
+    // still says `from`, differs from `to` only in `ranges` (merge::lackedRanges), so a bring
+    // from `to` may send it only those. The slot's earlier record goes.
+    void recordRefresh(unsigned slot, uint64_t from, uint64_t to, std::vector<std::pair<size_t, size_t>> ranges);
+    // What a bring to `slot`, whose copy held `from` before, of version `to` must send: the
+    // recorded ranges, if a record says so (true), else the whole object (false).
+    bool refreshRanges(unsigned slot, uint64_t from, uint64_t to, std::vector<std::pair<size_t, size_t>>& ranges);
 
 private:
     cl_mem createBackendMem(unsigned slot) override;
@@ -104,6 +116,13 @@ private:
     // as those slots' events: a user event of the alias slot completed from a callback is made only
     // when the alias slot needs one while a transfer still runs.
     std::vector<backend::Event> hostCopyReaders_;
+    struct Refresh {
+        unsigned slot;
+        uint64_t from, to;
+        std::vector<std::pair<size_t, size_t>> ranges;
+    };
+    std::mutex refreshMutex_;
+    std::vector<Refresh> refreshes_;  // one per slot at most, guarded by refreshMutex_
 };
 
 }  // namespace hetero

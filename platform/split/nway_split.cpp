@@ -74,6 +74,8 @@ struct NwayRun : SplitLaunch {
         // large objects (a search and a snapshot on each slot cost less than the bytes saved), and
         // every object under chaos, so that the tests' small buffers take this path too.
         bool spanned;
+        DiscreteStorage* storage;   // kept alive by args
+        uint64_t from;              // its version before the launch (the launch makes it from + 1)
     };
     std::vector<Target> targets;
     // A copy the thread brings from the primary to other slots, through a pinned block, while the
@@ -84,6 +86,13 @@ struct NwayRun : SplitLaunch {
         PinnedPool::Block block;
         std::vector<size_t> parts;    // the parts whose copy it is, and those copies
         std::vector<cl_mem> to;
+        // The version each of those copies held before (a previous N-way launch may have left a
+        // record of what it lacks, DiscreteStorage::refreshRanges) and the version brought.
+        std::vector<uint64_t> fromVersions;
+        uint64_t version = 0;
+        // Resolved by the thread: the byte ranges each part gets, and the bounds of all of them.
+        std::vector<std::vector<merge::ByteRange>> ranges;
+        size_t lo = 0, hi = 0;
     };
     std::vector<Bring> brings;
     std::shared_ptr<PinnedPool> pinned;  // the brings' blocks' pool
@@ -94,6 +103,11 @@ struct NwayRun : SplitLaunch {
     std::vector<std::pair<DiscreteStorage*, uint64_t>> versions;
     std::vector<cl_event> snapshots;  // the primary's fills and orig copies: after the launch's dependencies
     backend::Event primaryDone;
+    // Where the primary's own kernel changed each spanned target (searchPrimarySpans), read into
+    // primaryFound: with the others' spans, what each other slot's copy lacks afterwards.
+    cl_mem primarySpans = nullptr;
+    std::vector<cl_uint> primaryFound;
+    backend::Event primaryFoundRead;
     cl_event userPrimary = nullptr;   // completes the launch (its backend event); owned
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
@@ -102,6 +116,8 @@ struct NwayRun : SplitLaunch {
 
     // What a launch that failed half-way through its submission, or its thread, left.
     ~NwayRun() {
+        // A submission that failed after the primary's span read was enqueued: it writes primaryFound.
+        if (primaryFoundRead) backend::waitFor(primaryFoundRead.get());
         if (gateOpener.joinable()) gateOpener.join();
         // The thread finished every queue that used the blocks; a submission that failed used none.
         for (auto& b : brings)
@@ -117,6 +133,8 @@ struct NwayRun : SplitLaunch {
             if (p.spans) resources->pool.give(partContext, p.spans, 2 * sizeof(cl_uint) * targets.size());
         }
         cl_context primaryContext = context && !parts.empty() ? context->backend(primary()) : nullptr;
+        if (resources && primaryContext && primarySpans)
+            resources->pool.give(primaryContext, primarySpans, 2 * sizeof(cl_uint) * targets.size());
         if (resources && primaryContext)
             for (auto& t : targets) {
                 if (t.orig) resources->pool.give(primaryContext, t.orig, t.bytes);
@@ -227,10 +245,47 @@ void searchChangedSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
                                p.foundRead.receive()));
 }
 
+// Right behind the primary's kernel, on the launch's own queue, while the others still compute:
+// where it changed each spanned target, against the target's orig snapshot.
+void searchPrimarySpans(NwayRun& r, cl_command_queue queue) {
+    if (r.parts.size() < 2 ||
+        std::none_of(r.targets.begin(), r.targets.end(), [](const NwayRun::Target& t) { return t.spanned; }))
+        return;
+    SplitResources& res = *r.resources;
+    const unsigned primary = r.primary();
+    cl_context context = r.context->backend(primary);
+    cl_device_id device = Device::instance()->slots()[primary].device;
+    const size_t pairs = 2 * sizeof(cl_uint) * r.targets.size();
+    r.primarySpans = res.pool.take(context, pairs);
+    const cl_uint nothing[2] = {merge::kNoSpanFirst, 0};
+    check(backend::enqueueFill(queue, r.primarySpans, nothing, sizeof nothing, 0, pairs, {}, nullptr));
+    for (size_t t = 0; t < r.targets.size(); ++t)
+        if (r.targets[t].spanned)
+            res.slot(primary).mergeKernels.enqueueSpan(context, device, queue, r.targets[t].onPrimary, r.targets[t].orig,
+                                                       r.targets[t].bytes, r.targets[t].elementSize, r.primarySpans,
+                                                       static_cast<cl_uint>(t));
+    r.primaryFound.assign(2 * r.targets.size(), 0);
+    check(backend::enqueueRead(queue, r.primarySpans, 0, pairs, r.primaryFound.data(), {}, r.primaryFoundRead.receive()));
+}
+
 // The bytes [first, end) of target `t` that part `p` sends back: all of it, or the span it changed.
 std::pair<size_t, size_t> sentRange(const NwayRun& r, const NwayRun::Part& p, size_t t) {
     if (!r.targets[t].spanned) return {0, r.targets[t].bytes};
     return merge::spanBytes(&p.found[2 * t], r.targets[t].elementSize);
+}
+
+// After the merges: what each other slot's copy of each spanned target lacks of the result, for a
+// later launch's bring (DiscreteStorage::recordRefresh): the primary's span and the other parts'.
+void recordRefreshes(const NwayRun& r) {
+    if (r.primaryFound.empty()) return;
+    for (size_t t = 0; t < r.targets.size(); ++t) {
+        const auto& target = r.targets[t];
+        if (!target.spanned || !target.storage) continue;
+        std::vector<merge::ByteRange> spans{merge::spanBytes(&r.primaryFound[2 * t], target.elementSize)};
+        for (size_t i = 1; i < r.parts.size(); ++i) spans.push_back(sentRange(r, r.parts[i], t));
+        for (size_t i = 1; i < r.parts.size(); ++i)
+            target.storage->recordRefresh(r.parts[i].slot, target.from, target.from + 1, merge::lackedRanges(spans, i));
+    }
 }
 
 // The brings (NwayRun::Bring), once the launch's dependencies are met: each copy read from the
@@ -256,10 +311,19 @@ void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMove
     trace::Scope span({int(r.primary()), "N-way copies out"}, "to " + std::to_string(r.parts.size() - 1) + " slots");
     std::vector<std::vector<backend::Event>> reads(r.brings.size());
     for (size_t b = 0; b < r.brings.size(); ++b) {
-        const auto& br = r.brings[b];
+        auto& br = r.brings[b];
         const size_t bytes = br.storage->bytes();
-        for (size_t offset = 0; offset < bytes; offset += kBringPiece) {
-            const size_t len = std::min(kBringPiece, bytes - offset);
+        // Each copy gets the whole object, or what a previous N-way launch that wrote it left
+        // that copy lacking: its dependencies (met now) included that launch.
+        br.ranges.assign(br.parts.size(), {});
+        br.lo = bytes, br.hi = 0;
+        for (size_t k = 0; k < br.parts.size(); ++k) {
+            if (!br.storage->refreshRanges(r.parts[br.parts[k]].slot, br.fromVersions[k], br.version, br.ranges[k]))
+                br.ranges[k] = {{0, bytes}};
+            for (const auto& [first, end] : br.ranges[k]) br.lo = std::min(br.lo, first), br.hi = std::max(br.hi, end);
+        }
+        for (size_t offset = br.lo; offset < br.hi; offset += kBringPiece) {
+            const size_t len = std::min(kBringPiece, br.hi - offset);
             check(backend::enqueueRead(primaryTransfer, br.from, offset, len, br.block.data + offset, {},
                                        reads[b].emplace_back().receive()));
         }
@@ -267,22 +331,25 @@ void bringCopies(NwayRun& r, cl_command_queue primaryTransfer, size_t& bytesMove
     backend::flush(primaryTransfer);
     for (size_t b = 0; b < r.brings.size(); ++b) {
         const auto& br = r.brings[b];
-        const size_t bytes = br.storage->bytes();
         if (chaos::failBring()) fail(CL_OUT_OF_RESOURCES);  // test knob: the transfer fails
         size_t piece = 0;
-        for (size_t offset = 0; offset < bytes; offset += kBringPiece, ++piece) {
-            const size_t len = std::min(kBringPiece, bytes - offset);
+        for (size_t offset = br.lo; offset < br.hi; offset += kBringPiece, ++piece) {
+            const size_t end = std::min(offset + kBringPiece, br.hi);
             check(backend::waitFor(reads[b][piece].get()));
             chaos::delay(500);
             for (size_t k = 0; k < br.parts.size(); ++k) {
                 auto& p = r.parts[br.parts[k]];
                 cl_command_queue queue = res.slot(p.slot).queue.get();
-                check(backend::enqueueWrite(queue, br.to[k], offset, len, br.block.data + offset, {},
-                                            p.brought.emplace_back().receive()));
+                for (const auto& [first, last] : br.ranges[k]) {
+                    const size_t from = std::max(first, offset), to = std::min(last, end);
+                    if (from >= to) continue;
+                    check(backend::enqueueWrite(queue, br.to[k], from, to - from, br.block.data + from, {},
+                                                p.brought.emplace_back().receive()));
+                    bytesMoved += to - from;
+                }
                 backend::flush(queue);
             }
         }
-        bytesMoved += bytes * br.parts.size();
     }
 }
 
@@ -401,6 +468,8 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             p.user = nullptr;
             if (!primaryWaited) {
                 check(backend::waitFor(r.primaryDone.get()));
+                // Its span search reads the primary's copies: done before any merge changes them.
+                if (r.primaryFoundRead) check(backend::waitFor(r.primaryFoundRead.get()));
                 primaryWaited = true;
             }
             chaos::delay(2000);
@@ -433,7 +502,11 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
     }
     if (cl_int primaryStatus = backend::waitFor(r.primaryDone.get()); primaryStatus != CL_SUCCESS && result == CL_COMPLETE)
         result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    // The primary's span search reads its copies too: over before the launch completes.
+    if (r.primaryFoundRead && backend::waitFor(r.primaryFoundRead.get()) != CL_SUCCESS && result == CL_COMPLETE)
+        result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     backend::finish(primaryTransfer);
+    if (result == CL_COMPLETE) recordRefreshes(r);
     return result;
 }
 
@@ -547,7 +620,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     };
     for (DiscreteStorage* s : storages) {
         r.versions.emplace_back(s, s->version());
-        NwayRun::Bring bring{s, nullptr, {}, {}, {}};
+        NwayRun::Bring bring{s, nullptr, {}, {}, {}, {}, s->version(), {}, 0, 0};
         for (size_t i = 1; i < r.parts.size(); ++i) {
             const unsigned slot = r.parts[i].slot;
             if (r.pinned && !s->isImage() && static_cast<int>(slot) != s->hostAliasSlot() && s->freshOn(primary) &&
@@ -566,6 +639,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         for (size_t i : kept.parts) {
             auto& p = r.parts[i];
             p.bringsCopies = true;
+            kept.fromVersions.push_back(s->copyVersion(p.slot));  // before bringLater says it is current
             s->bringLater(p.slot, p.ready);
             kept.to.push_back(s->backendMem(p.slot));
         }
@@ -591,7 +665,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         NwayRun::Target t{w.elementSize, w.storage->bytes(), w.storage->backendMem(primary), nullptr, nullptr,
                           w.storage->version() == 0,
                           others && merge::spanSearchable(w.storage->bytes(), w.elementSize) &&
-                              (chaos::on() || w.storage->bytes() >= kSpanFrom) && !testWholeResults()};
+                              (chaos::on() || w.storage->bytes() >= kSpanFrom) && !testWholeResults(),
+                          w.storage->discrete(), w.storage->version()};
         if (others) {
             t.orig = res.pool.take(primaryContext, t.bytes);
             t.recv = res.pool.take(primaryContext, t.bytes);
@@ -632,6 +707,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     }
     // The primary's part, on the launch's own queue, after the snapshots (in order).
     enqueueChunk(r, primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone);
+    searchPrimarySpans(r, primaryQueue);
     backend::flush(primaryQueue);
 
     // Completion: userPrimary when the merged results are in place on the primary (the launch's

@@ -160,6 +160,56 @@ TEST_CASE("an N-way split sends back only the span each other slot changed", "[.
     check(cl_ulong{0}, "ulong");
 }
 
+// An object an N-way launch wrote is stale on the other slots afterwards, but each lacks only what
+// the other parts changed (merge::lackedRanges): a later launch that needs it there brings only
+// that (DiscreteStorage::refreshRanges). Two halves of 2 MiB objects (spans from that size): the
+// other slot lacks the primary's half. Launch 2 reads and writes X (brought from its orig
+// snapshot), launch 3 reads what launch 2 wrote.
+TEST_CASE("an object an N-way launch wrote is brought to the other slot only where it lacks it", "[.nway]") {
+    const Expected expect = expected();
+    const bool nway = expect.nway(), chaos = expect.chaos;
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_refresh") + R"(
+        __kernel void fill(__global uint* x) { size_t i = get_global_id(0); x[i] = (uint)i * 7u + 3u; }
+        __kernel void twice(__global uint* x) { size_t i = get_global_id(0); x[i] = x[i] * 2u + 1u; }
+        __kernel void next(__global const uint* x, __global uint* y) { size_t i = get_global_id(0); y[i] = x[i] + 1u; })");
+    cl_kernel fill = env.kernel(p, "fill"), twice = env.kernel(p, "twice"), next = env.kernel(p, "next");
+    const size_t local = 64, n = local * 8192, bytes = n * sizeof(cl_uint);  // 2 MiB each
+    cl_mem x = env.buffer(CL_MEM_READ_WRITE, bytes), y = env.buffer(CL_MEM_READ_WRITE, bytes);
+    setArg(fill, 0, x);
+    setArg(twice, 0, x);
+    setArg(next, 0, x);
+    setArg(next, 1, y);
+    auto moved = [&](cl_kernel k) {
+        const Counters start = Counters::read(env.platform);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        const Counters end = Counters::read(env.platform);
+        CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == (nway ? 1u : 0u));
+        return end[CL_HETERO_BYTES_BETWEEN_DEVICES] - start[CL_HETERO_BYTES_BETWEEN_DEVICES];
+    };
+    const cl_ulong filled = moved(fill), doubled = moved(twice), nexted = moved(next);
+    auto gotX = env.read<cl_uint>(x, n);
+    auto gotY = env.read<cl_uint>(y, n);
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const cl_uint want = (static_cast<cl_uint>(i) * 7u + 3u) * 2u + 1u;
+        if (gotX[i] != want || gotY[i] != want + 1u) ++wrong;
+    }
+    CHECK(wrong == 0);
+    if (nway && !chaos) {
+        CHECK(filled == bytes / 2);                // the other half back
+        CHECK(doubled == bytes / 2 + bytes / 2);   // the primary's half of X out, the other half back
+        CHECK(nexted == bytes / 2 + bytes / 2);    // again, with Y's other half back
+    }
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseKernel(fill);
+    clReleaseKernel(twice);
+    clReleaseKernel(next);
+    clReleaseProgram(p);
+}
+
 // Once a context has split a launch N-way, a whole host write goes on from the host copy to every
 // other GPU slot at once (DiscreteStorage::mirrorHostWrite), so the next N-way launch brings no
 // input while it runs: only the other slot's results move between devices. Before the context's
