@@ -31,13 +31,13 @@ inline bool spanSearchable(size_t bytes, size_t elementSize) {
 void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
                             size_t elementSize, cl_mem span, cl_uint index);
 
-// The byte range [first, end) that a pair found by the search stands for; {0, 0} where nothing changed.
-inline std::pair<size_t, size_t> spanBytes(const uint32_t* pair, size_t elementSize) {
+using ByteRange = std::pair<size_t, size_t>;  // [first, end)
+
+// The byte range that a pair found by the search stands for; {0, 0} where nothing changed.
+inline ByteRange spanBytes(const uint32_t* pair, size_t elementSize) {
     if (pair[1] == 0 || pair[0] >= pair[1]) return {0, 0};
     return {size_t{pair[0]} * elementSize, size_t{pair[1]} * elementSize};
 }
-
-using ByteRange = std::pair<size_t, size_t>;  // [first, end)
 
 // After a launch split N-way, where part `own`'s copy of an object lacks the merged result, from the
 // byte span each part changed (spans[0] the primary's; first >= end: nothing): everywhere another

@@ -366,16 +366,19 @@ bool DiscreteStorage::withdrawFreshLater(unsigned slot, cl_event ready) {
 void DiscreteStorage::recordRefresh(unsigned slot, uint64_t from, uint64_t to,
                                     std::vector<std::pair<size_t, size_t>> ranges) {
     std::lock_guard lock(refreshMutex_);
-    auto same = std::find_if(refreshes_.begin(), refreshes_.end(), [&](const Refresh& r) { return r.slot == slot; });
-    if (same == refreshes_.end()) same = refreshes_.insert(refreshes_.end(), Refresh{slot, 0, 0, {}});
-    *same = Refresh{slot, from, to, std::move(ranges)};
+    for (Refresh& r : refreshes_)
+        if (r.slot == slot) {
+            r = Refresh{slot, from, to, std::move(ranges)};
+            return;
+        }
+    refreshes_.push_back(Refresh{slot, from, to, std::move(ranges)});
 }
 
 bool DiscreteStorage::refreshRanges(unsigned slot, uint64_t from, uint64_t to,
                                     std::vector<std::pair<size_t, size_t>>& ranges) {
     std::lock_guard lock(refreshMutex_);
     for (const Refresh& r : refreshes_)
-        if (r.slot == slot && r.from == from && r.to == to && from != kNoVersion) {
+        if (r.slot == slot && r.from == from && r.to == to) {  // (a record's `from` is a real version)
             ranges = r.ranges;
             return true;
         }

@@ -50,15 +50,13 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
 constexpr double kNwayLinkBytesPerSecond = 20e9;
 LaunchCost nwaySplitCost(const KernelVariants& kv, const std::vector<KernelArg>& args, const std::vector<unsigned>& slots,
                          LaunchCost cost) {
-    const std::vector<double> weights = nwayDeviceWeights(slots);
-    double others = 0;
-    for (size_t i = 1; i < weights.size(); ++i) others += weights[i];
-    const double othersShare = others / (others + weights[0]);
+    const double ratio = nwayOthersOverFirst(slots);
+    const double othersShare = ratio / (1 + ratio);
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
         if (args[i].mem && params[i].mayWrite) cost.bytesMoved += othersShare * double(args[i].mem->storage().bytes());
     cost.linkBytesPerSecond = kNwayLinkBytesPerSecond;
-    cost.priorRatio = others / weights[0];
+    cost.priorRatio = ratio;
     return cost;
 }
 

@@ -34,12 +34,20 @@ namespace {
 
 std::atomic<unsigned> inFlight{0};
 
-// Each slot's weight in the split (nwayDeviceWeights). Tests (chaos) draw them at random, so that
-// the ranges' edges fall everywhere.
+// A slot's weight in a split over `slots`: equal for devices of one name, else their compute units.
+// Allocates nothing: auto mode asks at every decision (nwayOthersOverFirst).
+bool alikeDevices(const std::vector<unsigned>& slots) {
+    const auto& all = Device::instance()->slots();
+    return std::all_of(slots.begin(), slots.end(), [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
+}
+double deviceWeight(unsigned slot, bool alike) { return alike ? 1.0 : double(computeUnits(slot)); }
+
+// Each slot's weight in the split. Tests (chaos) draw them at random, so that the ranges' edges
+// fall everywhere.
 std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
-    std::vector<double> weights = nwayDeviceWeights(slots);
-    if (chaos::on())
-        for (double& w : weights) w = double(1 + chaos::below(4));
+    const bool alike = alikeDevices(slots);
+    std::vector<double> weights;
+    for (unsigned s : slots) weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : deviceWeight(s, alike));
     return weights;
 }
 
@@ -81,7 +89,7 @@ struct NwayRun : SplitLaunch {
     // A copy the thread brings from the primary to other slots, through a pinned block, while the
     // primary's kernel runs (DiscreteStorage::bringLater): the submitting thread does not wait for it.
     struct Bring {
-        DiscreteStorage* storage;     // kept alive by args
+        DiscreteStorage* storage = nullptr;  // kept alive by args
         cl_mem from = nullptr;        // on the primary: the object's copy (read-only) or its orig snapshot
         PinnedPool::Block block;
         std::vector<size_t> parts;    // the parts whose copy it is, and those copies
@@ -269,7 +277,7 @@ void searchPrimarySpans(NwayRun& r, cl_command_queue queue) {
 }
 
 // The bytes [first, end) of target `t` that part `p` sends back: all of it, or the span it changed.
-std::pair<size_t, size_t> sentRange(const NwayRun& r, const NwayRun::Part& p, size_t t) {
+merge::ByteRange sentRange(const NwayRun& r, const NwayRun::Part& p, size_t t) {
     if (!r.targets[t].spanned) return {0, r.targets[t].bytes};
     return merge::spanBytes(&p.found[2 * t], r.targets[t].elementSize);
 }
@@ -468,7 +476,10 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             p.user = nullptr;
             if (!primaryWaited) {
                 check(backend::waitFor(r.primaryDone.get()));
-                // Its span search reads the primary's copies: done before any merge changes them.
+                // Its span search reads the primary's copies: done before any merge changes them, so
+                // that it finds the primary's own span. (Racing a merge it could only find more: a
+                // merge writes only values that differ from orig, so the refresh would send more
+                // than needed, never less. Once the launch completes, anything may write there.)
                 if (r.primaryFoundRead) check(backend::waitFor(r.primaryFoundRead.get()));
                 primaryWaited = true;
             }
@@ -559,13 +570,12 @@ void runNway(std::shared_ptr<NwayRun> run) {
 
 unsigned nwaySplitsInFlight() { return inFlight.load(); }
 
-std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots) {
-    const auto& all = Device::instance()->slots();
-    const bool alike = std::all_of(slots.begin(), slots.end(),
-                                   [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
-    std::vector<double> weights;
-    for (unsigned s : slots) weights.push_back(alike ? 1.0 : double(computeUnits(s)));
-    return weights;
+double nwayOthersOverFirst(const std::vector<unsigned>& slots) {
+    if (slots.empty()) return 0;
+    const bool alike = alikeDevices(slots);
+    double others = 0;
+    for (size_t i = 1; i < slots.size(); ++i) others += deviceWeight(slots[i], alike);
+    return others / deviceWeight(slots[0], alike);
 }
 
 cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
@@ -620,7 +630,9 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     };
     for (DiscreteStorage* s : storages) {
         r.versions.emplace_back(s, s->version());
-        NwayRun::Bring bring{s, nullptr, {}, {}, {}, {}, s->version(), {}, 0, 0};
+        NwayRun::Bring bring;
+        bring.storage = s;
+        bring.version = s->version();
         for (size_t i = 1; i < r.parts.size(); ++i) {
             const unsigned slot = r.parts[i].slot;
             if (r.pinned && !s->isImage() && static_cast<int>(slot) != s->hostAliasSlot() && s->freshOn(primary) &&

@@ -28,8 +28,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 // N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
 unsigned nwaySplitsInFlight();
 
-// Each slot's weight in a split over `slots`: equal for devices of one name, else their compute
-// units (auto mode's model expects the others to do their weights' share, decision.cpp).
-std::vector<double> nwayDeviceWeights(const std::vector<unsigned>& slots);
+// The other slots' share of a split over `slots` over the first's (weights: equal for devices of
+// one name, else their compute units): what auto mode's model expects of them (decision.cpp).
+double nwayOthersOverFirst(const std::vector<unsigned>& slots);
 
 }  // namespace hetero
