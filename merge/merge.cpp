@@ -20,6 +20,25 @@ HETERO_MERGE(hetero_merge_u8, uchar)
 HETERO_MERGE(hetero_merge_u16, ushort)
 HETERO_MERGE(hetero_merge_u32, uint)
 HETERO_MERGE(hetero_merge_u64, ulong)
+// KernelSet::enqueueCopy / enqueueZero / enqueueSpanReset: what clEnqueueCopyBuffer and
+// clEnqueueFillBuffer do, as kernels, whose enqueue costs NVIDIA's driver a few microseconds
+// instead of 50-70 (four H100s, docs/results/h100-session17).
+#define HETERO_COPY(NAME, T)                                                               \
+__kernel void NAME(__global T* to, __global const T* from, ulong n) {                      \
+    ulong i = get_global_id(0);                                                            \
+    if (i < n) to[i] = from[i];                                                            \
+}                                                                                          \
+__kernel void NAME##_zero(__global T* to, ulong n) {                                       \
+    ulong i = get_global_id(0);                                                            \
+    if (i < n) to[i] = (T)0;                                                               \
+}
+HETERO_COPY(hetero_copy_u8, uchar)
+HETERO_COPY(hetero_copy_u32, uint)
+HETERO_COPY(hetero_copy_u128, uint4)
+__kernel void hetero_span_reset(__global uint* span, uint pairs) {
+    uint i = get_global_id(0);
+    if (i < pairs) { span[2 * i] = 0xffffffffu; span[2 * i + 1] = 0; }
+}
 )CLC";
 }
 
@@ -58,16 +77,29 @@ void KernelSet::build(cl_context context, cl_device_id device) {
     const std::string source = std::string(kernelSource()) + changedSpanSource();
     backend::Program p = backend::programFromSource(context, source.c_str());
     if (!p || backend::build(p.get(), device, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
-    backend::Kernel merges[4], spans[4];
+    backend::Kernel merges[4], spans[4], copies[3], zeros[3];
     for (int i = 0; i < 4; ++i) {
         merges[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
         spans[i] = backend::kernel(p.get(), changedSpanKernelName(size_t{1} << i));
         if (!merges[i] || !spans[i]) fail(CL_OUT_OF_RESOURCES);
     }
+    const char* const copyNames[3] = {"hetero_copy_u8", "hetero_copy_u32", "hetero_copy_u128"};
+    for (int i = 0; i < 3; ++i) {
+        copies[i] = backend::kernel(p.get(), copyNames[i]);
+        zeros[i] = backend::kernel(p.get(), (std::string(copyNames[i]) + "_zero").c_str());
+        if (!copies[i] || !zeros[i]) fail(CL_OUT_OF_RESOURCES);
+    }
+    backend::Kernel spanReset = backend::kernel(p.get(), "hetero_span_reset");
+    if (!spanReset) fail(CL_OUT_OF_RESOURCES);
     for (int i = 0; i < 4; ++i) {
         kernels_[i] = std::move(merges[i]);
         spans_[i] = std::move(spans[i]);
     }
+    for (int i = 0; i < 3; ++i) {
+        copies_[i] = std::move(copies[i]);
+        zeros_[i] = std::move(zeros[i]);
+    }
+    spanReset_ = std::move(spanReset);
     program_ = std::move(p);
 }
 
@@ -87,6 +119,61 @@ cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_
     return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
 }
 
+namespace {
+// The widest word that divides `bytes`: copies_/zeros_ index (uchar, uint, uint4) and its size.
+std::pair<int, size_t> wordFor(size_t bytes) {
+    if (bytes % 16 == 0) return {2, 16};
+    if (bytes % 4 == 0) return {1, 4};
+    return {0, 1};
+}
+
+void enqueueOverWords(cl_command_queue queue, cl_kernel kernel, cl_ulong words, const std::vector<cl_event>& waitList,
+                      cl_event* event) {
+    const size_t local = 256, global = (words + local - 1) / local * local;
+    cl_int err = words ? backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, waitList, event)
+                       : backend::enqueueMarker(queue, waitList, event);
+    if (err != CL_SUCCESS) fail(err);
+}
+}  // namespace
+
+void KernelSet::enqueueCopy(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem from, cl_mem to,
+                            size_t bytes, const std::vector<cl_event>& waitList, cl_event* event) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    const auto [index, word] = wordFor(bytes);
+    cl_kernel kernel = copies_[index].get();
+    const cl_ulong words = bytes / word;
+    cl_int err = backend::setArg(kernel, 0, sizeof to, &to);
+    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof from, &from);
+    if (err == CL_SUCCESS) err = backend::setArg(kernel, 2, sizeof words, &words);
+    if (err != CL_SUCCESS) fail(err);
+    enqueueOverWords(queue, kernel, words, waitList, event);
+}
+
+void KernelSet::enqueueZero(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem to, size_t bytes,
+                            const std::vector<cl_event>& waitList, cl_event* event) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    const auto [index, word] = wordFor(bytes);
+    cl_kernel kernel = zeros_[index].get();
+    const cl_ulong words = bytes / word;
+    cl_int err = backend::setArg(kernel, 0, sizeof to, &to);
+    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof words, &words);
+    if (err != CL_SUCCESS) fail(err);
+    enqueueOverWords(queue, kernel, words, waitList, event);
+}
+
+void KernelSet::enqueueSpanReset(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem span,
+                                 cl_uint pairs) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    cl_kernel kernel = spanReset_.get();
+    cl_int err = backend::setArg(kernel, 0, sizeof span, &span);
+    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof pairs, &pairs);
+    if (err != CL_SUCCESS) fail(err);
+    enqueueOverWords(queue, kernel, pairs, {}, nullptr);
+}
+
 void KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
                                 size_t bytes, size_t elementSize, cl_mem span, cl_uint index) {
     std::lock_guard lock(mutex_);
@@ -95,7 +182,7 @@ void KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_
 }
 
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart) {
+                 const std::vector<Target>& targets, CpuPart cpuPart, MergeWait wait) {
     unsigned merges = 0;
     bool enqueued = false;
     for (const auto& t : targets) {
@@ -115,7 +202,7 @@ unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue
             enqueued = true;
         }
     }
-    if (enqueued) check(backend::finish(queue));
+    if (enqueued && wait == MergeWait::UntilDone) check(backend::finish(queue));
     return merges;
 }
 

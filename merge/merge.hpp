@@ -33,6 +33,14 @@ public:
     // and span[2 * index + 1].
     void enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
                          size_t bytes, size_t elementSize, cl_mem span, cl_uint index);
+    // Enqueue what clEnqueueCopyBuffer (whole buffers, `bytes` each) and clEnqueueFillBuffer with
+    // zeros do, as kernels: NVIDIA's driver takes 50-70 us to enqueue either, a kernel a few.
+    void enqueueCopy(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem from, cl_mem to,
+                     size_t bytes, const std::vector<cl_event>& waitList, cl_event* event);
+    void enqueueZero(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem to, size_t bytes,
+                     const std::vector<cl_event>& waitList, cl_event* event);
+    // Sets `pairs` span pairs to {kNoSpanFirst, 0} ("nothing changed"), as enqueueSpan needs them.
+    void enqueueSpanReset(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem span, cl_uint pairs);
     // Builds the kernels now, ahead of the first launch that needs them (throws Error).
     void prepare(cl_context context, cl_device_id device);
 
@@ -42,6 +50,8 @@ private:
     backend::Program program_;
     backend::Kernel kernels_[4];  // merges, by log2(element size)
     backend::Kernel spans_[4];    // changed spans, likewise
+    backend::Kernel copies_[3], zeros_[3];  // by word: uchar, uint, uint4
+    backend::Kernel spanReset_;
 };
 
 // One object a split launch wrote, as the merge sees it: buffers of the GPU's context.
@@ -58,13 +68,16 @@ struct Target {
 };
 // How much of the launch the CPU completed (and sent before the GPU kernel ended).
 enum class CpuPart { None, Some, All };
+// Whether combine waits for what it enqueued. An N-way launch merges one source after another on
+// one in-order queue and waits once, after the last: a host wait per source cost each a round trip.
+enum class MergeWait { UntilDone, No };
 
 // After the GPU kernel, on `queue` (in order, behind what the CPU sent): every target's result in
 // `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with its `copyBack`,
-// the result is also copied into `cpu`. Waits until done, if it enqueued anything.
-// Returns how many merge kernels ran.
+// the result is also copied into `cpu`. With MergeWait::UntilDone, waits until done if it enqueued
+// anything. Returns how many merge kernels ran.
 unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart);
+                 const std::vector<Target>& targets, CpuPart cpuPart, MergeWait wait = MergeWait::UntilDone);
 
 // Enqueues the merge of `bytes` bytes from byte `first` (both multiples of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.

@@ -222,18 +222,19 @@ void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue
 void snapshotForSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
     SplitResources& res = *r.resources;
     cl_context partContext = r.context->backend(p.slot);
+    cl_device_id partDevice = Device::instance()->slots()[p.slot].device;
+    merge::KernelSet& kernels = res.slot(p.slot).mergeKernels;
     p.before.assign(r.targets.size(), nullptr);
     bool any = false;
     for (size_t t = 0; t < r.targets.size(); ++t) {
         if (!r.targets[t].spanned) continue;
         any = true;
         p.before[t] = res.pool.take(partContext, r.targets[t].bytes);
-        check(backend::enqueueCopy(queue, p.written[t], p.before[t], 0, 0, r.targets[t].bytes, {}, nullptr));
+        kernels.enqueueCopy(partContext, partDevice, queue, p.written[t], p.before[t], r.targets[t].bytes, {}, nullptr);
     }
     if (!any) return;
     p.spans = res.pool.take(partContext, 2 * sizeof(cl_uint) * r.targets.size());
-    const cl_uint nothing[2] = {merge::kNoSpanFirst, 0};
-    check(backend::enqueueFill(queue, p.spans, nothing, sizeof nothing, 0, sizeof nothing * r.targets.size(), {}, nullptr));
+    kernels.enqueueSpanReset(partContext, partDevice, queue, p.spans, static_cast<cl_uint>(r.targets.size()));
 }
 
 // After a part's kernel, on its queue: where it changed each spanned target, read back into `found`.
@@ -265,8 +266,8 @@ void searchPrimarySpans(NwayRun& r, cl_command_queue queue) {
     cl_device_id device = Device::instance()->slots()[primary].device;
     const size_t pairs = 2 * sizeof(cl_uint) * r.targets.size();
     r.primarySpans = res.pool.take(context, pairs);
-    const cl_uint nothing[2] = {merge::kNoSpanFirst, 0};
-    check(backend::enqueueFill(queue, r.primarySpans, nothing, sizeof nothing, 0, pairs, {}, nullptr));
+    res.slot(primary).mergeKernels.enqueueSpanReset(context, device, queue, r.primarySpans,
+                                                    static_cast<cl_uint>(r.targets.size()));
     for (size_t t = 0; t < r.targets.size(); ++t)
         if (r.targets[t].spanned)
             res.slot(primary).mergeKernels.enqueueSpan(context, device, queue, r.targets[t].onPrimary, r.targets[t].orig,
@@ -391,18 +392,26 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
         }
         if (!r.brings.empty()) bringCopies(r, primaryTransfer, bytesMoved);
         r.broughtAll = true;
+        // Every part's kernel first, then what follows each: enqueued one part after another, the
+        // searches and reads behind each kernel held the next part's start back (four H100s: a
+        // part's kernel 0.2-0.4 ms after the one before, docs/results/h100-session17).
         for (size_t i = 1; i < r.parts.size(); ++i) {
             auto& p = r.parts[i];
+            trace::Scope span({int(primary), "N-way start"}, "kernel of slot " + std::to_string(p.slot));
             cl_command_queue queue = res.slot(p.slot).queue.get();
-            for (size_t t = 0; t < r.targets.size(); ++t) {
-                if (!r.targets[t].neverWritten) continue;
-                const cl_uint zero = 0;
-                const size_t bytes = r.targets[t].bytes;
-                check(backend::enqueueFill(queue, p.written[t], &zero, bytes % 4 == 0 ? 4 : 1, 0, bytes, {}, nullptr));
-            }
+            for (size_t t = 0; t < r.targets.size(); ++t)
+                if (r.targets[t].neverWritten)
+                    res.slot(p.slot).mergeKernels.enqueueZero(r.context->backend(p.slot),
+                                                              Device::instance()->slots()[p.slot].device, queue,
+                                                              p.written[t], r.targets[t].bytes, {}, nullptr);
             snapshotForSpans(r, p, queue);
             if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
+            backend::flush(queue);
+        }
+        for (size_t i = 1; i < r.parts.size(); ++i) {
+            auto& p = r.parts[i];
+            cl_command_queue queue = res.slot(p.slot).queue.get();
             searchChangedSpans(r, p, queue);
             // Its results start back as soon as its kernel is done (those of spanned targets once
             // their span is known, below), each into a pinned block of its own, which holds the bytes
@@ -456,14 +465,11 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                                         first < end, false, first});
                 if (first == end) continue;  // it changed nothing of this object
                 trace::Scope span({int(primary), "N-way results in"}, "from slot " + std::to_string(p.slot));
-                if (const PinnedPool::Block block = p.results[t]) {
+                if (const PinnedPool::Block& block = p.results[t]) {
+                    // Not waited for: the merge follows it on the same in-order queue, and the block
+                    // goes back to the pool with the run, after the queue's last finish.
                     check(backend::waitFor(p.resultReads[t].get()));
-                    check(backend::enqueueAndWait([&](cl_event* sent) {
-                        return backend::enqueueWrite(primaryTransfer, target.recv, first, end - first, block.data, {},
-                                                     sent);
-                    }));
-                    p.results[t] = {};
-                    r.pinned->give(block);
+                    check(backend::enqueueWrite(primaryTransfer, target.recv, first, end - first, block.data, {}, nullptr));
                 } else {
                     resultsThroughMap(queue, p.written[t], primaryTransfer, target.recv, first, end - first);
                 }
@@ -486,7 +492,8 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             chaos::delay(2000);
             trace::Scope span({int(primary), "merge"}, "N-way merge of slot " + std::to_string(p.slot));
             merges += merge::combine(r.context->backend(primary), Device::instance()->slots()[primary].device,
-                                     primaryTransfer, res.slot(primary).mergeKernels, mergeTargets, merge::CpuPart::Some);
+                                     primaryTransfer, res.slot(primary).mergeKernels, mergeTargets, merge::CpuPart::Some,
+                                     merge::MergeWait::No);
         }
     } catch (const Error& e) {
         HETERO_LOG(Error, "N-way split launch of %s failed (%s)", r.name.c_str(), errorName(e.code));
@@ -516,7 +523,8 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
     // The primary's span search reads its copies too: over before the launch completes.
     if (r.primaryFoundRead && backend::waitFor(r.primaryFoundRead.get()) != CL_SUCCESS && result == CL_COMPLETE)
         result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    backend::finish(primaryTransfer);
+    // The results' writes and the merges, enqueued without waits: over before the launch completes.
+    if (backend::finish(primaryTransfer) != CL_SUCCESS && result == CL_COMPLETE) result = CL_OUT_OF_RESOURCES;
     if (result == CL_COMPLETE) recordRefreshes(r);
     return result;
 }
@@ -583,6 +591,14 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // With HETERO_TRACE: the application's thread's share of the launch's start (two H100s:
     // 0.15-0.3 ms of a start of 0.25-0.66 ms, docs/results/h100-session16).
     trace::Scope submission({sub.slot, "N-way start"}, "submission");
+    // With HETERO_TRACE, its steps too, each from the end of the one before (lane "N-way submission").
+    double stepBegin = trace::enabled() ? trace::now() : 0;
+    auto stepDone = [&](const char* step) {
+        if (!trace::enabled()) return;
+        const double now = trace::now();
+        trace::span({sub.slot, "N-way submission"}, step, stepBegin, now);
+        stepBegin = now;
+    };
     auto run = std::make_shared<NwayRun>();
     NwayRun& r = *run;
     r.begin(kernel, args, launch, decision);
@@ -658,16 +674,18 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     }
     std::vector<cl_event> primaryWait = sub.waitsOn(primaryQueue);
     for (DiscreteStorage* s : storages) s->makeFresh(primary, sub.queue, primaryWait);
+    stepDone("copies current, brings planned");
 
     // The merge needs every copy of a written object to hold the same bytes wherever the launch does
     // not write. Copies of an object never written hold whatever their allocation held: zeroed (the
     // other slots' by the launch's thread, before their kernels).
+    cl_device_id primaryDevice = Device::instance()->slots()[primary].device;
+    merge::KernelSet& primaryKernels = res.slot(primary).mergeKernels;
     for (const auto& w : written) {
         if (w.storage->version() != 0) continue;
-        const cl_uint zero = 0;
         cl_event filled = nullptr;
-        check(backend::enqueueFill(primaryQueue, w.storage->backendMem(primary), &zero, w.storage->bytes() % 4 == 0 ? 4 : 1, 0,
-                                   w.storage->bytes(), primaryWait, &filled));
+        primaryKernels.enqueueZero(primaryContext, primaryDevice, primaryQueue, w.storage->backendMem(primary),
+                                   w.storage->bytes(), primaryWait, &filled);
         primaryWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
     }
@@ -683,7 +701,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
             t.orig = res.pool.take(primaryContext, t.bytes);
             t.recv = res.pool.take(primaryContext, t.bytes);
             cl_event copied = nullptr;
-            check(backend::enqueueCopy(primaryQueue, t.onPrimary, t.orig, 0, 0, t.bytes, primaryWait, &copied));
+            primaryKernels.enqueueCopy(primaryContext, primaryDevice, primaryQueue, t.onPrimary, t.orig, t.bytes,
+                                       primaryWait, &copied);
             r.snapshots.push_back(copied);
         }
         r.targets.push_back(t);
@@ -703,6 +722,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         r.snapshots.push_back(met);
     }
 
+    stepDone("fills and snapshots");
     // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
     backend::Event gateHeld;
     if (chaos::on()) {
@@ -721,6 +741,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     enqueueChunk(r, primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone);
     searchPrimarySpans(r, primaryQueue);
     backend::flush(primaryQueue);
+    stepDone("primary's part and span search");
 
     // Completion: userPrimary when the merged results are in place on the primary (the launch's
     // event); each other slot's `user` when the launch no longer uses its copies.
@@ -736,6 +757,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     for (size_t i = 1; i < r.parts.size(); ++i)
         for (DiscreteStorage* s : storages) s->usedUntil(r.parts[i].slot, r.parts[i].user);
     locks.clear();
+    stepDone("completion events");
 
     // Moved into the thread's job: runNway lets go of it early.
     return handToSplitThread(r.userPrimary, r.tail, sub.tails, inFlight, [run]() mutable { runNway(std::move(run)); });
