@@ -52,19 +52,24 @@ const char* kernelName(size_t elementSize) {
     }
 }
 
+namespace {
+// Sets `kernel`'s arguments 0, 1, ... to `values` (throws Error).
+template <typename... T>
+void setArgs(cl_kernel kernel, const T&... values) {
+    cl_uint index = 0;
+    auto set = [&](size_t size, const void* value) {
+        if (cl_int err = backend::setArg(kernel, index++, size, value); err != CL_SUCCESS) fail(err);
+    };
+    (set(sizeof values, &values), ...);
+}
+}  // namespace
+
 cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first,
                       size_t bytes, size_t elementSize, const std::vector<cl_event>& waitList) {
     // The range starts at the work offset, and the kernel's bound is where it ends.
     const size_t offset = first / elementSize;
-    cl_ulong n = (first + bytes) / elementSize;
-    auto set = [&](cl_uint i, size_t size, const void* v) {
-        cl_int err = backend::setArg(kernel, i, size, v);
-        if (err != CL_SUCCESS) fail(err);
-    };
-    set(0, sizeof gpu, &gpu);
-    set(1, sizeof cpu, &cpu);
-    set(2, sizeof orig, &orig);
-    set(3, sizeof n, &n);
+    const cl_ulong n = (first + bytes) / elementSize;
+    setArgs(kernel, gpu, cpu, orig, n);
     size_t local = 256, global = (bytes / elementSize + local - 1) / local * local;
     cl_event e = nullptr;
     cl_int err = backend::enqueueKernel(queue, kernel, 1, offset ? &offset : nullptr, &global, &local, waitList, &e);
@@ -110,16 +115,7 @@ void KernelSet::prepare(cl_context context, cl_device_id device) {
 
 namespace {
 int sizeIndex(size_t elementSize) { return elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3; }
-}  // namespace
 
-cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
-                            cl_mem orig, size_t first, size_t bytes, size_t elementSize) {
-    std::lock_guard lock(mutex_);
-    build(context, device);
-    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
-}
-
-namespace {
 // The widest word that divides `bytes`: copies_/zeros_ index (uchar, uint, uint4) and its size.
 std::pair<int, size_t> wordFor(size_t bytes) {
     if (bytes % 16 == 0) return {2, 16};
@@ -136,18 +132,21 @@ void enqueueOverWords(cl_command_queue queue, cl_kernel kernel, cl_ulong words, 
 }
 }  // namespace
 
+cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
+                            cl_mem orig, size_t first, size_t bytes, size_t elementSize) {
+    std::lock_guard lock(mutex_);
+    build(context, device);
+    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
+}
+
 void KernelSet::enqueueCopy(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem from, cl_mem to,
                             size_t bytes, const std::vector<cl_event>& waitList, cl_event* event) {
     std::lock_guard lock(mutex_);
     build(context, device);
     const auto [index, word] = wordFor(bytes);
-    cl_kernel kernel = copies_[index].get();
     const cl_ulong words = bytes / word;
-    cl_int err = backend::setArg(kernel, 0, sizeof to, &to);
-    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof from, &from);
-    if (err == CL_SUCCESS) err = backend::setArg(kernel, 2, sizeof words, &words);
-    if (err != CL_SUCCESS) fail(err);
-    enqueueOverWords(queue, kernel, words, waitList, event);
+    setArgs(copies_[index].get(), to, from, words);
+    enqueueOverWords(queue, copies_[index].get(), words, waitList, event);
 }
 
 void KernelSet::enqueueZero(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem to, size_t bytes,
@@ -155,23 +154,17 @@ void KernelSet::enqueueZero(cl_context context, cl_device_id device, cl_command_
     std::lock_guard lock(mutex_);
     build(context, device);
     const auto [index, word] = wordFor(bytes);
-    cl_kernel kernel = zeros_[index].get();
     const cl_ulong words = bytes / word;
-    cl_int err = backend::setArg(kernel, 0, sizeof to, &to);
-    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof words, &words);
-    if (err != CL_SUCCESS) fail(err);
-    enqueueOverWords(queue, kernel, words, waitList, event);
+    setArgs(zeros_[index].get(), to, words);
+    enqueueOverWords(queue, zeros_[index].get(), words, waitList, event);
 }
 
 void KernelSet::enqueueSpanReset(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem span,
                                  cl_uint pairs) {
     std::lock_guard lock(mutex_);
     build(context, device);
-    cl_kernel kernel = spanReset_.get();
-    cl_int err = backend::setArg(kernel, 0, sizeof span, &span);
-    if (err == CL_SUCCESS) err = backend::setArg(kernel, 1, sizeof pairs, &pairs);
-    if (err != CL_SUCCESS) fail(err);
-    enqueueOverWords(queue, kernel, pairs, {}, nullptr);
+    setArgs(spanReset_.get(), span, pairs);
+    enqueueOverWords(queue, spanReset_.get(), pairs, {}, nullptr);
 }
 
 void KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
