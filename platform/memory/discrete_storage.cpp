@@ -5,6 +5,7 @@
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
 #include "platform/memory/host_memory.hpp"
+#include "platform/objects/context.hpp"
 #include "platform/observe/counters.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/error.hpp"
@@ -40,7 +41,12 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 
 DiscreteStorage::DiscreteStorage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
     : Storage(context, bytes, useHostPtr, image), promised_(copies_.size(), false) {
-    if (!image && !useHostPtr) aliasSlot_ = cpuSlotForHostCopy(context);
+    hostCopyOurs_ = !image && !useHostPtr;
+    if (hostCopyOurs_) aliasSlot_ = cpuSlotForHostCopy(context);
+}
+
+bool DiscreteStorage::writesThroughHostCopy() const {
+    return (aliasSlot_ >= 0 || (hostCopyOurs_ && context_->splitNway())) && !testWritesDirect();
 }
 
 DiscreteStorage::~DiscreteStorage() {
@@ -93,9 +99,10 @@ void DiscreteStorage::setHostVersion(uint64_t v) {
     if (aliasSlot_ >= 0) copies_[aliasSlot_].version = v;
 }
 
-void DiscreteStorage::waitForAliasUsers() {
+void DiscreteStorage::waitForHostCopyUsers() {
     for (auto& reader : hostCopyReaders_) backend::waitFor(reader.get());
     hostCopyReaders_.clear();
+    if (aliasSlot_ < 0) return;
     Copy& c = copies_[aliasSlot_];
     cl_event e = readyOn(static_cast<unsigned>(aliasSlot_));
     if (!e) return;
@@ -209,7 +216,7 @@ void DiscreteStorage::countMigration(counters::Counter bytes, counters::Counter 
 }
 
 void DiscreteStorage::makeHostFresh(Queue& queue) {
-    if (aliasSlot_ >= 0) waitForAliasUsers();
+    waitForHostCopyUsers();
     if (hostFresh()) return;
     int from = freshSlot(Backends::instance().primarySlot());
     if (from < 0) {  // nothing was ever written: any contents are right
@@ -222,7 +229,7 @@ void DiscreteStorage::makeHostFresh(Queue& queue) {
 }
 
 void DiscreteStorage::prepareHostOverwrite() {
-    if (aliasSlot_ >= 0) waitForAliasUsers();
+    waitForHostCopyUsers();
     host();
     // Until the write that overwrites it is recorded, the old contents are gone from here.
     setHostVersion(kNoVersion);
@@ -246,8 +253,10 @@ bool DiscreteStorage::testWritesDirect() {
 
 void DiscreteStorage::hostCopyReadUntil(cl_event sent) {
     hostMemory_->readUntil(sent);
-    Copy& cpu = copies_[aliasSlot_];
-    if (cpu.ready || cpu.later || !hostCopyReaders_.empty()) waitForAliasUsers();
+    if (aliasSlot_ >= 0) {
+        Copy& cpu = copies_[aliasSlot_];
+        if (cpu.ready || cpu.later || !hostCopyReaders_.empty()) waitForHostCopyUsers();
+    }
     hostCopyReaders_.push_back(backend::Event::retained(sent));
 }
 

@@ -32,10 +32,13 @@ public:
     int hostAliasSlot() const { return aliasSlot_; }
     // An application's write of every byte goes through the host copy when that is the CPU slot's
     // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
-    // write runs on (from pinned memory where it is), so that it is current on both at once.
+    // write runs on (from pinned memory where it is), so that it is current on both at once. Without
+    // a CPU slot it does so once the context has split a launch N-way: from the host copy the write
+    // goes on to every other GPU (mirrorHostWrite), which would otherwise bring it from the first
+    // while the next launch runs (four H100s: docs/results/h100-session17).
     // HETERO_TEST_WRITES_DIRECT=1 (measuring only) turns it off: writes go straight to their slot as
     // with no CPU slot (docs/results/h100-session12 and -13 used it to find what a PoCL slot costs).
-    bool writesThroughHostCopy() const { return aliasSlot_ >= 0 && !testWritesDirect(); }
+    bool writesThroughHostCopy() const;
     static bool testWritesDirect();
     // HETERO_TEST_FAIL_MIRROR=1 (tests only): the process's first mirrorHostWrite transfer fails.
     static bool testFailMirror();
@@ -99,9 +102,10 @@ private:
     size_t transferSlicePitch() const;
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
     void download(unsigned slot, Queue& queue);  // slot -> host, blocking
-    // The host copy is the alias slot's: waits for the command that last wrote it there (or still
-    // reads it there, setReady), so the host may read or overwrite it.
-    void waitForAliasUsers();
+    // Waits for the transfers that still read the host copy and, where the host copy is the alias
+    // slot's, for the command that last wrote it there (or still reads it there, setReady), so the
+    // host may read or overwrite it.
+    void waitForHostCopyUsers();
     // The alias slot is about to use its copy while hostCopyReaders_ may still read it: forgotten
     // when done, else the slot's users wait for them through a user event of the slot's backend.
     void settleHostCopyReader();
@@ -110,6 +114,7 @@ private:
 
     HostMemory* hostMemory_ = nullptr;  // host_'s allocation when it is ours
     int aliasSlot_ = -1;
+    bool hostCopyOurs_ = false;  // the host copy is our allocation (not an image's, not the application's)
     // Per slot: freshLater's promise, and nobody has asked for the copy's `ready` since (withdrawFreshLater).
     std::vector<bool> promised_;
     // Transfers of other slots that read the host copy (hostCopyReadUntil, mirrorHostWrite), kept

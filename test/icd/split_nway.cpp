@@ -216,7 +216,8 @@ TEST_CASE("an object an N-way launch wrote is brought to the other slot only whe
 // first N-way split nothing is copied on (a program that never splits would pay for it), so the
 // first launch brings its input. Two writes in a row before the second launch: its slots must see
 // the second (the first write's copy on to the other slot must not land after the second's).
-// 256 KiB: host copies from 64 KiB are pinned, and only those are copied on.
+// 256 KiB: host copies from 64 KiB are pinned, and only those are copied on. With a CPU slot the
+// host copy is that slot's; without one (icd.nway-gpus-only) it is Hetero's own pinned copy.
 TEST_CASE("after its first N-way split, a context's host writes reach every GPU slot", "[.nway]") {
     const Expected expect = expected();
     const bool nway = expect.nway(), chaos = expect.chaos;
