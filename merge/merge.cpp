@@ -77,11 +77,11 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     return e;
 }
 
-void KernelSet::build(cl_context context, cl_device_id device) {
+void KernelSet::build() {
     if (program_) return;
     const std::string source = std::string(kernelSource()) + changedSpanSource();
-    backend::Program p = backend::programFromSource(context, source.c_str());
-    if (!p || backend::build(p.get(), device, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
+    backend::Program p = backend::programFromSource(context_, source.c_str());
+    if (!p || backend::build(p.get(), device_, "") != CL_SUCCESS) fail(CL_OUT_OF_RESOURCES);
     backend::Kernel merges[4], spans[4], copies[3], zeros[3];
     for (int i = 0; i < 4; ++i) {
         merges[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
@@ -108,20 +108,13 @@ void KernelSet::build(cl_context context, cl_device_id device) {
     program_ = std::move(p);
 }
 
-void KernelSet::prepare(cl_context context, cl_device_id device) {
+void KernelSet::prepare() {
     std::lock_guard lock(mutex_);
-    build(context, device);
+    build();
 }
 
 namespace {
 int sizeIndex(size_t elementSize) { return elementSize == 1 ? 0 : elementSize == 2 ? 1 : elementSize == 4 ? 2 : 3; }
-
-// The widest word that divides `bytes`: copies_/zeros_ index (uchar, uint, uint4) and its size.
-std::pair<int, size_t> wordFor(size_t bytes) {
-    if (bytes % 16 == 0) return {2, 16};
-    if (bytes % 4 == 0) return {1, 4};
-    return {0, 1};
-}
 
 void enqueueOverWords(cl_command_queue queue, cl_kernel kernel, cl_ulong words, const std::vector<cl_event>& waitList,
                       cl_event* event) {
@@ -130,52 +123,56 @@ void enqueueOverWords(cl_command_queue queue, cl_kernel kernel, cl_ulong words, 
                        : backend::enqueueMarker(queue, waitList, event);
     if (err != CL_SUCCESS) fail(err);
 }
+
+// `bytes` through the widest word that divides them (uchar, uint, uint4: byWord's index), the
+// kernel's arguments being `buffers`, then the number of words.
+template <typename... Buffers>
+void enqueueByWord(cl_command_queue queue, const backend::Kernel (&byWord)[3], size_t bytes,
+                   const std::vector<cl_event>& waitList, cl_event* event, Buffers... buffers) {
+    const int index = bytes % 16 == 0 ? 2 : bytes % 4 == 0 ? 1 : 0;
+    const cl_ulong words = bytes / (index == 2 ? 16 : index == 1 ? 4 : 1);
+    setArgs(byWord[index].get(), buffers..., words);
+    enqueueOverWords(queue, byWord[index].get(), words, waitList, event);
+}
 }  // namespace
 
-cl_event KernelSet::enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu,
-                            cl_mem orig, size_t first, size_t bytes, size_t elementSize) {
+cl_event KernelSet::enqueue(cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first, size_t bytes,
+                            size_t elementSize) {
     std::lock_guard lock(mutex_);
-    build(context, device);
+    build();
     return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
 }
 
-void KernelSet::enqueueCopy(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem from, cl_mem to,
-                            size_t bytes, const std::vector<cl_event>& waitList, cl_event* event) {
-    std::lock_guard lock(mutex_);
-    build(context, device);
-    const auto [index, word] = wordFor(bytes);
-    const cl_ulong words = bytes / word;
-    setArgs(copies_[index].get(), to, from, words);
-    enqueueOverWords(queue, copies_[index].get(), words, waitList, event);
-}
-
-void KernelSet::enqueueZero(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem to, size_t bytes,
+void KernelSet::enqueueCopy(cl_command_queue queue, cl_mem from, cl_mem to, size_t bytes,
                             const std::vector<cl_event>& waitList, cl_event* event) {
     std::lock_guard lock(mutex_);
-    build(context, device);
-    const auto [index, word] = wordFor(bytes);
-    const cl_ulong words = bytes / word;
-    setArgs(zeros_[index].get(), to, words);
-    enqueueOverWords(queue, zeros_[index].get(), words, waitList, event);
+    build();
+    enqueueByWord(queue, copies_, bytes, waitList, event, to, from);
 }
 
-void KernelSet::enqueueSpanReset(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem span,
-                                 cl_uint pairs) {
+void KernelSet::enqueueZero(cl_command_queue queue, cl_mem to, size_t bytes, const std::vector<cl_event>& waitList,
+                            cl_event* event) {
     std::lock_guard lock(mutex_);
-    build(context, device);
+    build();
+    enqueueByWord(queue, zeros_, bytes, waitList, event, to);
+}
+
+void KernelSet::enqueueSpanReset(cl_command_queue queue, cl_mem span, cl_uint pairs) {
+    std::lock_guard lock(mutex_);
+    build();
     setArgs(spanReset_.get(), span, pairs);
     enqueueOverWords(queue, spanReset_.get(), pairs, {}, nullptr);
 }
 
-void KernelSet::enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
-                                size_t bytes, size_t elementSize, cl_mem span, cl_uint index) {
+void KernelSet::enqueueSpan(cl_command_queue queue, cl_mem now, cl_mem before, size_t bytes, size_t elementSize,
+                            cl_mem span, cl_uint index) {
     std::lock_guard lock(mutex_);
-    build(context, device);
+    build();
     enqueueChangedSpan(queue, spans_[sizeIndex(elementSize)].get(), now, before, bytes, elementSize, span, index);
 }
 
-unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart, MergeWait wait) {
+unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<Target>& targets, CpuPart cpuPart,
+                 MergeWait wait) {
     unsigned merges = 0;
     bool enqueued = false;
     for (const auto& t : targets) {
@@ -186,7 +183,7 @@ unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue
             check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, {}, e.receive()));
             enqueued = true;
         } else if (t.sent && cpuPart == CpuPart::Some) {
-            e.reset(kernels.enqueue(context, device, queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize));
+            e.reset(kernels.enqueue(queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize));
             ++merges;
             enqueued = true;
         }

@@ -18,34 +18,36 @@ namespace hetero::merge {
 const char* kernelSource();
 const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 2, 4, 8
 
-// The merge and changed-span kernels built on one backend context and device, on first use;
-// thread-safe.
+// The merge module's kernels (merges, changed spans, copies and fills) for one backend context
+// and device, built on first use; thread-safe. Used only while the context lives.
 class KernelSet {
 public:
-    KernelSet() = default;
+    KernelSet(cl_context context, cl_device_id device) : context_(context), device_(device) {}
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
     // this set's kernel.
-    cl_event enqueue(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig,
-                     size_t first, size_t bytes, size_t elementSize);
+    cl_event enqueue(cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first, size_t bytes,
+                     size_t elementSize);
     // Enqueues changed_span.hpp's search of where `now` differs from `before` into span[2 * index]
     // and span[2 * index + 1].
-    void enqueueSpan(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem now, cl_mem before,
-                         size_t bytes, size_t elementSize, cl_mem span, cl_uint index);
+    void enqueueSpan(cl_command_queue queue, cl_mem now, cl_mem before, size_t bytes, size_t elementSize, cl_mem span,
+                     cl_uint index);
     // Enqueue what clEnqueueCopyBuffer (whole buffers, `bytes` each) and clEnqueueFillBuffer with
     // zeros do, as kernels: NVIDIA's driver takes 50-70 us to enqueue either, a kernel a few.
-    void enqueueCopy(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem from, cl_mem to,
-                     size_t bytes, const std::vector<cl_event>& waitList, cl_event* event);
-    void enqueueZero(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem to, size_t bytes,
-                     const std::vector<cl_event>& waitList, cl_event* event);
+    void enqueueCopy(cl_command_queue queue, cl_mem from, cl_mem to, size_t bytes, const std::vector<cl_event>& waitList,
+                     cl_event* event);
+    void enqueueZero(cl_command_queue queue, cl_mem to, size_t bytes, const std::vector<cl_event>& waitList,
+                     cl_event* event);
     // Sets `pairs` span pairs to {kNoSpanFirst, 0} ("nothing changed"), as enqueueSpan needs them.
-    void enqueueSpanReset(cl_context context, cl_device_id device, cl_command_queue queue, cl_mem span, cl_uint pairs);
+    void enqueueSpanReset(cl_command_queue queue, cl_mem span, cl_uint pairs);
     // Builds the kernels now, ahead of the first launch that needs them (throws Error).
-    void prepare(cl_context context, cl_device_id device);
+    void prepare();
 
 private:
-    void build(cl_context context, cl_device_id device);  // with mutex_ held
+    void build();  // with mutex_ held
+    const cl_context context_;
+    const cl_device_id device_;
     std::mutex mutex_;  // building, and each kernel's arguments + enqueue
     backend::Program program_;
     backend::Kernel kernels_[4];  // merges, by log2(element size)
@@ -76,8 +78,8 @@ enum class MergeWait { UntilDone, No };
 // `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with its `copyBack`,
 // the result is also copied into `cpu`. With MergeWait::UntilDone, waits until done if it enqueued
 // anything. Returns how many merge kernels ran.
-unsigned combine(cl_context context, cl_device_id device, cl_command_queue queue, KernelSet& kernels,
-                 const std::vector<Target>& targets, CpuPart cpuPart, MergeWait wait = MergeWait::UntilDone);
+unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<Target>& targets, CpuPart cpuPart,
+                 MergeWait wait = MergeWait::UntilDone);
 
 // Enqueues the merge of `bytes` bytes from byte `first` (both multiples of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.

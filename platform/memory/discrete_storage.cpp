@@ -40,8 +40,7 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 DiscreteStorage::DiscreteStorage(Context* context, size_t bytes, void* useHostPtr, const ImageLayout* image)
-    : Storage(context, bytes, useHostPtr, image), promised_(copies_.size(), false) {
-    hostCopyOurs_ = !image && !useHostPtr;
+    : Storage(context, bytes, useHostPtr, image), hostCopyOurs_(!image && !useHostPtr), promised_(copies_.size(), false) {
     if (hostCopyOurs_) aliasSlot_ = cpuSlotForHostCopy(context);
 }
 
@@ -373,7 +372,7 @@ bool DiscreteStorage::withdrawFreshLater(unsigned slot, cl_event ready) {
 }
 
 void DiscreteStorage::recordRefresh(unsigned slot, uint64_t from, uint64_t to,
-                                    std::vector<std::pair<size_t, size_t>> ranges) {
+                                    std::vector<merge::ByteRange> ranges) {
     std::lock_guard lock(refreshMutex_);
     for (Refresh& r : refreshes_)
         if (r.slot == slot) {
@@ -384,7 +383,7 @@ void DiscreteStorage::recordRefresh(unsigned slot, uint64_t from, uint64_t to,
 }
 
 bool DiscreteStorage::refreshRanges(unsigned slot, uint64_t from, uint64_t to,
-                                    std::vector<std::pair<size_t, size_t>>& ranges) {
+                                    std::vector<merge::ByteRange>& ranges) {
     std::lock_guard lock(refreshMutex_);
     for (const Refresh& r : refreshes_)
         if (r.slot == slot && r.from == from && r.to == to) {  // (a record's `from` is a real version)

@@ -6,6 +6,7 @@
 // a transfer of its own.
 #pragma once
 
+#include "merge/changed_span.hpp"
 #include "platform/memory/storage.hpp"
 #include "platform/observe/counters.hpp"
 
@@ -86,10 +87,10 @@ public:
     // After an N-way launch wrote this object from version `from` to `to`: `slot`'s copy, which
     // still says `from`, differs from `to` only in `ranges` (merge::lackedRanges), so a bring
     // from `to` may send it only those. The slot's earlier record goes.
-    void recordRefresh(unsigned slot, uint64_t from, uint64_t to, std::vector<std::pair<size_t, size_t>> ranges);
+    void recordRefresh(unsigned slot, uint64_t from, uint64_t to, std::vector<merge::ByteRange> ranges);
     // What a bring to `slot`, whose copy held `from` before, of version `to` must send: the
     // recorded ranges, if a record says so (true), else the whole object (false).
-    bool refreshRanges(unsigned slot, uint64_t from, uint64_t to, std::vector<std::pair<size_t, size_t>>& ranges);
+    bool refreshRanges(unsigned slot, uint64_t from, uint64_t to, std::vector<merge::ByteRange>& ranges);
 
 private:
     cl_mem createBackendMem(unsigned slot) override;
@@ -114,7 +115,7 @@ private:
 
     HostMemory* hostMemory_ = nullptr;  // host_'s allocation when it is ours
     int aliasSlot_ = -1;
-    bool hostCopyOurs_ = false;  // the host copy is our allocation (not an image's, not the application's)
+    const bool hostCopyOurs_;  // the host copy is our allocation (not an image's, not the application's)
     // Per slot: freshLater's promise, and nobody has asked for the copy's `ready` since (withdrawFreshLater).
     std::vector<bool> promised_;
     // Transfers of other slots that read the host copy (hostCopyReadUntil, mirrorHostWrite), kept
@@ -124,7 +125,7 @@ private:
     struct Refresh {
         unsigned slot;
         uint64_t from, to;
-        std::vector<std::pair<size_t, size_t>> ranges;
+        std::vector<merge::ByteRange> ranges;
     };
     std::mutex refreshMutex_;
     std::vector<Refresh> refreshes_;  // one per slot at most, guarded by refreshMutex_

@@ -292,8 +292,7 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
     std::vector<merge::Target> targets;
     for (const auto& t : r.targets)
         targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
-    unsigned merges = merge::combine(r.context->backend(r.gpu), Device::instance()->slots()[r.gpu].device, gpuTransfer,
-                                     res.slot(r.gpu).mergeKernels, targets, part);
+    unsigned merges = merge::combine(gpuTransfer, res.slot(r.gpu).mergeKernels, targets, part);
     counters::add(counters::Merges, merges);
 }
 

@@ -222,7 +222,6 @@ void resultsThroughMap(cl_command_queue fromQueue, cl_mem from, cl_command_queue
 void snapshotForSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
     SplitResources& res = *r.resources;
     cl_context partContext = r.context->backend(p.slot);
-    cl_device_id partDevice = Device::instance()->slots()[p.slot].device;
     merge::KernelSet& kernels = res.slot(p.slot).mergeKernels;
     p.before.assign(r.targets.size(), nullptr);
     bool any = false;
@@ -230,25 +229,21 @@ void snapshotForSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
         if (!r.targets[t].spanned) continue;
         any = true;
         p.before[t] = res.pool.take(partContext, r.targets[t].bytes);
-        kernels.enqueueCopy(partContext, partDevice, queue, p.written[t], p.before[t], r.targets[t].bytes, {}, nullptr);
+        kernels.enqueueCopy(queue, p.written[t], p.before[t], r.targets[t].bytes, {}, nullptr);
     }
     if (!any) return;
     p.spans = res.pool.take(partContext, 2 * sizeof(cl_uint) * r.targets.size());
-    kernels.enqueueSpanReset(partContext, partDevice, queue, p.spans, static_cast<cl_uint>(r.targets.size()));
+    kernels.enqueueSpanReset(queue, p.spans, static_cast<cl_uint>(r.targets.size()));
 }
 
 // After a part's kernel, on its queue: where it changed each spanned target, read back into `found`.
 void searchChangedSpans(NwayRun& r, NwayRun::Part& p, cl_command_queue queue) {
     if (!p.spans) return;
-    SplitResources& res = *r.resources;
-    cl_context partContext = r.context->backend(p.slot);
-    cl_device_id partDevice = Device::instance()->slots()[p.slot].device;
-    for (size_t t = 0; t < r.targets.size(); ++t) {
-        if (!p.before[t]) continue;
-        res.slot(p.slot).mergeKernels.enqueueSpan(partContext, partDevice, queue, p.written[t], p.before[t],
-                                                  r.targets[t].bytes, r.targets[t].elementSize, p.spans,
-                                                  static_cast<cl_uint>(t));
-    }
+    merge::KernelSet& kernels = r.resources->slot(p.slot).mergeKernels;
+    for (size_t t = 0; t < r.targets.size(); ++t)
+        if (p.before[t])
+            kernels.enqueueSpan(queue, p.written[t], p.before[t], r.targets[t].bytes, r.targets[t].elementSize, p.spans,
+                                static_cast<cl_uint>(t));
     p.found.assign(2 * r.targets.size(), 0);
     check(backend::enqueueRead(queue, p.spans, 0, sizeof(cl_uint) * p.found.size(), p.found.data(), {},
                                p.foundRead.receive()));
@@ -262,17 +257,14 @@ void searchPrimarySpans(NwayRun& r, cl_command_queue queue) {
         return;
     SplitResources& res = *r.resources;
     const unsigned primary = r.primary();
-    cl_context context = r.context->backend(primary);
-    cl_device_id device = Device::instance()->slots()[primary].device;
+    merge::KernelSet& kernels = res.slot(primary).mergeKernels;
     const size_t pairs = 2 * sizeof(cl_uint) * r.targets.size();
-    r.primarySpans = res.pool.take(context, pairs);
-    res.slot(primary).mergeKernels.enqueueSpanReset(context, device, queue, r.primarySpans,
-                                                    static_cast<cl_uint>(r.targets.size()));
+    r.primarySpans = res.pool.take(r.context->backend(primary), pairs);
+    kernels.enqueueSpanReset(queue, r.primarySpans, static_cast<cl_uint>(r.targets.size()));
     for (size_t t = 0; t < r.targets.size(); ++t)
         if (r.targets[t].spanned)
-            res.slot(primary).mergeKernels.enqueueSpan(context, device, queue, r.targets[t].onPrimary, r.targets[t].orig,
-                                                       r.targets[t].bytes, r.targets[t].elementSize, r.primarySpans,
-                                                       static_cast<cl_uint>(t));
+            kernels.enqueueSpan(queue, r.targets[t].onPrimary, r.targets[t].orig, r.targets[t].bytes,
+                                r.targets[t].elementSize, r.primarySpans, static_cast<cl_uint>(t));
     r.primaryFound.assign(2 * r.targets.size(), 0);
     check(backend::enqueueRead(queue, r.primarySpans, 0, pairs, r.primaryFound.data(), {}, r.primaryFoundRead.receive()));
 }
@@ -401,9 +393,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             cl_command_queue queue = res.slot(p.slot).queue.get();
             for (size_t t = 0; t < r.targets.size(); ++t)
                 if (r.targets[t].neverWritten)
-                    res.slot(p.slot).mergeKernels.enqueueZero(r.context->backend(p.slot),
-                                                              Device::instance()->slots()[p.slot].device, queue,
-                                                              p.written[t], r.targets[t].bytes, {}, nullptr);
+                    res.slot(p.slot).mergeKernels.enqueueZero(queue, p.written[t], r.targets[t].bytes, {}, nullptr);
             snapshotForSpans(r, p, queue);
             if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
             enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
@@ -491,8 +481,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             }
             chaos::delay(2000);
             trace::Scope span({int(primary), "merge"}, "N-way merge of slot " + std::to_string(p.slot));
-            merges += merge::combine(r.context->backend(primary), Device::instance()->slots()[primary].device,
-                                     primaryTransfer, res.slot(primary).mergeKernels, mergeTargets, merge::CpuPart::Some,
+            merges += merge::combine(primaryTransfer, res.slot(primary).mergeKernels, mergeTargets, merge::CpuPart::Some,
                                      merge::MergeWait::No);
         }
     } catch (const Error& e) {
@@ -679,13 +668,11 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // The merge needs every copy of a written object to hold the same bytes wherever the launch does
     // not write. Copies of an object never written hold whatever their allocation held: zeroed (the
     // other slots' by the launch's thread, before their kernels).
-    cl_device_id primaryDevice = Device::instance()->slots()[primary].device;
     merge::KernelSet& primaryKernels = res.slot(primary).mergeKernels;
     for (const auto& w : written) {
         if (w.storage->version() != 0) continue;
         cl_event filled = nullptr;
-        primaryKernels.enqueueZero(primaryContext, primaryDevice, primaryQueue, w.storage->backendMem(primary),
-                                   w.storage->bytes(), primaryWait, &filled);
+        primaryKernels.enqueueZero(primaryQueue, w.storage->backendMem(primary), w.storage->bytes(), primaryWait, &filled);
         primaryWait.push_back(filled);
         r.snapshots.push_back(filled);  // released with the others
     }
@@ -701,8 +688,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
             t.orig = res.pool.take(primaryContext, t.bytes);
             t.recv = res.pool.take(primaryContext, t.bytes);
             cl_event copied = nullptr;
-            primaryKernels.enqueueCopy(primaryContext, primaryDevice, primaryQueue, t.onPrimary, t.orig, t.bytes,
-                                       primaryWait, &copied);
+            primaryKernels.enqueueCopy(primaryQueue, t.onPrimary, t.orig, t.bytes, primaryWait, &copied);
             r.snapshots.push_back(copied);
         }
         r.targets.push_back(t);

@@ -30,7 +30,8 @@ std::shared_ptr<SplitResources> Context::sharedSplitResources() {
     std::call_once(splitOnce_, [this] {
         auto r = std::make_shared<SplitResources>();
         r->context = this;
-        for (unsigned s = 0; s < slotCount(); ++s) r->slots.push_back(std::make_unique<SplitResources::Slot>());
+        for (unsigned s = 0; s < slotCount(); ++s)
+            r->slots.push_back(std::make_unique<SplitResources::Slot>(backend(s), Device::instance()->slots()[s].device));
         split_ = std::move(r);
     });
     return split_;

@@ -17,6 +17,7 @@ class Context;
 
 struct SplitResources {
     struct Slot {
+        Slot(cl_context context, cl_device_id device) : mergeKernels(context, device) {}
         backend::Queue queue;
         merge::KernelSet mergeKernels;
     };

@@ -39,7 +39,7 @@ void ProgramVariants::build(Context* context) {
     for (unsigned s : Backends::instance().gpuSlots()) {
         if (s >= context->slotCount() || !programs[s]) continue;
         try {
-            context->splitResources().slot(s).mergeKernels.prepare(context->backend(s), slots[s].device);
+            context->splitResources().slot(s).mergeKernels.prepare();
         } catch (const Error&) {  // the first launch that needs them tries again, and fails there
         }
     }
