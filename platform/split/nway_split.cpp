@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cmath>
 #include <thread>
+#include <utility>
 
 namespace hetero {
 
@@ -60,9 +61,13 @@ struct NwayRun : SplitLaunch {
         std::vector<cl_mem> written;  // its copy of each target (the storages own them)
         cl_event user = nullptr;      // its copies are used until this completes (usedUntil); owned
         std::vector<backend::Event> brought;  // the writes that brought its copies (bringCopies)
-        // Per target, its results read into a pinned block (empty: none to be had, resultsThroughMap).
+        // Per target, its results read into a pinned block (empty: none to be had, resultsThroughMap),
+        // and the bytes the block holds: the whole object, the span found, or a guessed span
+        // (guessSpan) that covers the one found.
         std::vector<PinnedPool::Block> results;
         std::vector<backend::Event> resultReads;
+        std::vector<merge::ByteRange> held;
+        std::vector<PinnedPool::Block> missed;  // blocks of guesses that missed: their reads may still run
         bool bringsCopies = false;    // some of its copies are brought by the thread (bringLater)
         // Per target that sends only the span its kernel changed (Target::spanned): its copy before
         // the kernel (null for the others), and where the kernel changed it, searched on the slot
@@ -130,9 +135,11 @@ struct NwayRun : SplitLaunch {
         // The thread finished every queue that used the blocks; a submission that failed used none.
         for (auto& b : brings)
             if (b.block) pinned->give(b.block);
-        for (auto& p : parts)
+        for (auto& p : parts) {
             for (auto& block : p.results)
                 if (block) pinned->give(block);
+            for (auto& block : p.missed) pinned->give(block);
+        }
         for (size_t i = 1; resources && context && i < parts.size(); ++i) {
             auto& p = parts[i];
             cl_context partContext = context->backend(p.slot);
@@ -275,6 +282,24 @@ merge::ByteRange sentRange(const NwayRun& r, const NwayRun::Part& p, size_t t) {
     return merge::spanBytes(&p.found[2 * t], r.targets[t].elementSize);
 }
 
+// Part `p`'s span of target `t` in the kernel's SpanGuesses.
+SpanGuesses::Key spanKey(const NwayRun& r, const NwayRun::Part& p, size_t t) {
+    return {p.slot, t, r.targets[t].bytes, r.range};
+}
+
+// Where part `p` will have changed target `t`, before its search says ({0, 0}: no guess): where it
+// did at the kernel's last launch of this shape. Under chaos the guess is now and then one element
+// short (the search proves it wrong) or the whole object (wider than the span: merged all the same).
+merge::ByteRange guessSpan(NwayRun& r, const NwayRun::Part& p, size_t t) {
+    const merge::ByteRange guess = r.variants->spanGuesses.guess(spanKey(r, p, t));
+    if (!chaos::on() || guess.first >= guess.second) return guess;
+    switch (chaos::below(4)) {
+        case 0: return {guess.first, guess.second - r.targets[t].elementSize};
+        case 1: return {0, r.targets[t].bytes};
+        default: return guess;
+    }
+}
+
 // After the merges: what each other slot's copy of each spanned target lacks of the result, for a
 // later launch's bring (DiscreteStorage::recordRefresh): the primary's span and the other parts'.
 void recordRefreshes(const NwayRun& r) {
@@ -403,21 +428,27 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             searchChangedSpans(r, p, queue);
-            // Its results start back as soon as its kernel is done (those of spanned targets once
-            // their span is known, below), each into a pinned block of its own, which holds the bytes
-            // it sends from its start: the slots' reads overlap one another and the merges, which
-            // go one slot at a time.
+            // Its results start back as soon as its kernel is done, each into a pinned block of its
+            // own: the slots' reads overlap one another and the merges, which go one slot at a time.
+            // A spanned target's read starts at once where its span can be guessed, else once the
+            // search found it (readSpans).
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 const auto& target = r.targets[t];
-                const bool now = r.pinned && !target.spanned;
-                PinnedPool::Block& block = p.results.emplace_back(now ? r.pinned->take(target.bytes) : PinnedPool::Block{});
+                const merge::ByteRange range = target.spanned ? guessSpan(r, p, t) : merge::ByteRange{0, target.bytes};
+                const bool now = r.pinned && range.first < range.second;
+                PinnedPool::Block& block =
+                    p.results.emplace_back(now ? r.pinned->take(range.second - range.first) : PinnedPool::Block{});
                 backend::Event& read = p.resultReads.emplace_back();
-                if (block) check(backend::enqueueRead(queue, p.written[t], 0, target.bytes, block.data, {}, read.receive()));
+                p.held.push_back(block ? range : merge::ByteRange{0, 0});
+                if (block)
+                    check(backend::enqueueRead(queue, p.written[t], range.first, range.second - range.first, block.data,
+                                               {}, read.receive()));
             }
             backend::flush(queue);
         }
-        // A part's spanned results start back once its spans are known: every part whose search is
-        // done by then, whenever the merge loop below comes to a part (waiting for that one).
+        // A part's spanned results whose guess missed start back once its spans are known: every
+        // part whose search is done by then, whenever the merge loop below comes to a part (waiting
+        // for that one). The spans found are the next launch's guesses.
         auto readSpans = [&](size_t wanted) {
             for (size_t i = 1; i < r.parts.size(); ++i) {
                 auto& p = r.parts[i];
@@ -427,12 +458,20 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                 p.foundRead.reset();
                 cl_command_queue queue = res.slot(p.slot).queue.get();
                 for (size_t t = 0; t < r.targets.size(); ++t) {
-                    const auto [first, end] = sentRange(r, p, t);
-                    if (!r.targets[t].spanned || first == end || !r.pinned) continue;
-                    p.results[t] = r.pinned->take(end - first);
+                    if (!r.targets[t].spanned) continue;
+                    const merge::ByteRange found = sentRange(r, p, t);
+                    r.variants->spanGuesses.remember(spanKey(r, p, t), found);
+                    const bool guessed = p.held[t].first < p.held[t].second;
+                    if (guessed)
+                        HETERO_LOG(Debug, "split %s N-way: slot %u's guessed span of object %zu %s", r.name.c_str(), p.slot,
+                                   t, covers(p.held[t], found) ? "covered the span found" : "missed");
+                    if (covers(p.held[t], found) || !r.pinned) continue;
+                    if (p.results[t]) p.missed.push_back(std::exchange(p.results[t], PinnedPool::Block{}));
+                    p.results[t] = r.pinned->take(found.second - found.first);
+                    p.held[t] = p.results[t] ? found : merge::ByteRange{0, 0};
                     if (p.results[t])
-                        check(backend::enqueueRead(queue, p.written[t], first, end - first, p.results[t].data, {},
-                                                   p.resultReads[t].receive()));
+                        check(backend::enqueueRead(queue, p.written[t], found.first, found.second - found.first,
+                                                   p.results[t].data, {}, p.resultReads[t].receive()));
                 }
                 backend::flush(queue);
             }
@@ -446,16 +485,19 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             readSpans(i);
             chaos::delay(2000);
             // Its copy of each written object (or of the span its kernel changed) into recv on the
-            // primary, through host memory; merged over that range only.
+            // primary, through host memory; merged over that range only. A guessed read that covers
+            // the span goes whole: outside the span the part's copy equals orig, which the merge keeps.
             std::vector<merge::Target> mergeTargets;
             for (size_t t = 0; t < r.targets.size(); ++t) {
                 const auto& target = r.targets[t];
-                const auto [first, end] = sentRange(r, p, t);
+                const merge::ByteRange found = sentRange(r, p, t);
+                const PinnedPool::Block& block = p.results[t];
+                const auto [first, end] = found.first < found.second && block ? p.held[t] : found;
                 mergeTargets.push_back({target.onPrimary, target.recv, target.orig, end - first, target.elementSize,
                                         first < end, false, first});
                 if (first == end) continue;  // it changed nothing of this object
                 trace::Scope span({int(primary), "N-way results in"}, "from slot " + std::to_string(p.slot));
-                if (const PinnedPool::Block& block = p.results[t]) {
+                if (block) {
                     // Not waited for: the merge follows it on the same in-order queue, and the block
                     // goes back to the pool with the run, after the queue's last finish.
                     check(backend::waitFor(p.resultReads[t].get()));

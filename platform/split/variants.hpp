@@ -4,6 +4,7 @@
 
 #include "devices/backend_call.hpp"
 #include "platform/engine/event_tail.hpp"
+#include "platform/split/span_guesses.hpp"
 #include "transform/transform.hpp"
 
 #include <CL/cl.h>
@@ -53,6 +54,7 @@ struct KernelVariants {
     bool fixedWorkGroupSize = false;  // reqd_work_group_size: its chunks never run work-groups split
     std::string historyKey;           // the kernel in auto mode's history: program's key + "/" + name
     std::mutex mutex;              // held while a launch sets arguments and enqueues
+    SpanGuesses spanGuesses;       // where its last N-way launches' parts changed what they wrote
     // True once chunk and abort exist (made here the first time the program's variants are built);
     // they never change afterwards.
     bool ready();

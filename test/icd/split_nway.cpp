@@ -160,6 +160,63 @@ TEST_CASE("an N-way split sends back only the span each other slot changed", "[.
     check(cl_ulong{0}, "ulong");
 }
 
+// The next launch of a kernel of the same shape starts reading each other slot's results back where
+// that slot changed them last time, before its search says where they are now
+// (platform/split/span_guesses.hpp). The guess is used only where it covers the span found: wider
+// is merged whole (exact, since outside the span the slot's copy equals orig), narrower or elsewhere
+// is read again from the span found. Items in [lo, hi) add one to their 256 elements; the other
+// slot's half is items [4096, 8192). Under chaos (random shares, guesses cut short or widened)
+// only the results are checked.
+TEST_CASE("a span guessed from the launch before is used only where it covers the span found", "[.nway]") {
+    const Expected expect = expected();
+    const bool nway = expect.nway(), chaos = expect.chaos;
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_guess") + R"(
+        __kernel void window(__global uint* out, uint lo, uint hi) {
+            uint i = get_global_id(0);
+            if (i < lo || i >= hi) return;
+            for (uint j = 0; j < 256; ++j) out[(size_t)i * 256 + j] += 1u;
+        })");
+    cl_kernel k = env.kernel(p, "window");
+    const size_t local = 64, items = 128 * local, perItem = 256, n = items * perItem;
+    std::vector<cl_uint> want(n);
+    for (size_t e = 0; e < n; ++e) want[e] = static_cast<cl_uint>(e * 2654435761u + 7u);
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), want.data());
+    setArg(k, 0, out);
+    auto launch = [&](cl_uint lo, cl_uint hi) {
+        INFO("items [" << lo << ", " << hi << ")");
+        const Counters start = Counters::read(env.platform);
+        setArg(k, 1, lo);
+        setArg(k, 2, hi);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &items, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        auto got = env.read<cl_uint>(out, n);
+        const Counters end = Counters::read(env.platform);
+        for (size_t e = size_t{lo} * perItem; e < size_t{hi} * perItem; ++e) ++want[e];
+        size_t wrong = 0;
+        for (size_t e = 0; e < n; ++e) wrong += got[e] != want[e];
+        CHECK(wrong == 0);
+        CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == (nway ? 1u : 0u));
+        return (end[CL_HETERO_BYTES_BETWEEN_DEVICES] - start[CL_HETERO_BYTES_BETWEEN_DEVICES]) / (perItem * sizeof(cl_uint));
+    };
+    const cl_ulong first = launch(5000, 7000);  // no guess: the span found
+    const cl_ulong inside = launch(5500, 6000);  // the guess [5000, 7000) covers it: all of it sent
+    const cl_ulong outside = launch(4500, 8000);  // the guess [5500, 6000) does not: the span found
+    const cl_ulong none = launch(100, 200);  // the other slot changes nothing: nothing sent
+    // Nothing was changed there last time: no guess. (The primary's span of the launch before is
+    // brought to the other slot first: 100 items.)
+    const cl_ulong after = launch(6000, 6001);
+    if (nway && !chaos) {
+        CHECK(first == 2000);
+        CHECK(inside == 2000);
+        CHECK(outside == 3500);
+        CHECK(none == 0);
+        CHECK(after == 100 + 1);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 // An object an N-way launch wrote is stale on the other slots afterwards, but each lacks only what
 // the other parts changed (merge::lackedRanges): a later launch that needs it there brings only
 // that (DiscreteStorage::refreshRanges). Two halves of 2 MiB objects (spans from that size): the
