@@ -2,6 +2,8 @@
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/memory/discrete_storage.hpp"
+#include "platform/memory/staged_write.hpp"
+#include "platform/support/parallel_for.hpp"
 
 #include <cstring>
 
@@ -102,7 +104,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
                     m->storage().makeHostFresh(sub.queue);  // unified: waits for the last write
-                    std::memcpy(ptr, m->storage().host() + m->origin() + offset, size);
+                    copyInParallel(ptr, m->storage().host() + m->origin() + offset, size);
                     return nullptr;
                 }
                 // Transfers (here and below, rectangles too) address a sub-buffer through its root
@@ -146,7 +148,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
                     m->storage().makeHostFresh(sub.queue);
-                    std::memcpy(m->storage().host() + m->origin() + offset, ptr, size);
+                    copyInParallel(m->storage().host() + m->origin() + offset, ptr, size);
                     m->storage().wroteOnHost();
                     return nullptr;
                 }
@@ -154,16 +156,15 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 uint64_t written = 0;
                 cl_event done = submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     Storage& s = m->storage();
-                    const void* from = ptr;
-                    if (viaHost) {
-                        copies->prepareHostOverwrite();
-                        std::memcpy(s.host(), ptr, size);
-                        from = s.host();
-                    }
                     cl_event e = nullptr;
-                    check(backend::enqueueWrite(sub.backendQueue, s.backendMem(sub.slot), m->origin() + offset, size, from,
-                                                wait, &e));
-                    if (viaHost) copies->hostCopyReadUntil(e);
+                    if (viaHost) {  // whole: from the host copy's start
+                        copies->prepareHostOverwrite();
+                        e = stagedWrite(sub.backendQueue, s.backendMem(sub.slot), s.host(), ptr, size, wait);
+                        copies->hostCopyReadUntil(e);
+                    } else {
+                        check(backend::enqueueWrite(sub.backendQueue, s.backendMem(sub.slot), m->origin() + offset, size,
+                                                    ptr, wait, &e));
+                    }
                     written = s.version() + 1;  // what submitWith's wroteOn makes it
                     return e;
                 });

@@ -6,6 +6,7 @@
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
+#include "platform/support/parallel_for.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -109,7 +110,7 @@ Mem* Mem::createBuffer(Context* context, cl_mem_flags flags, size_t size, void* 
     m->storage_ = Storage::create(context, size, useHost ? hostPtr : nullptr, nullptr);
     if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) {
         std::lock_guard lock(m->storage_->mutex);
-        if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->storage_->host(), hostPtr, size);
+        if (flags & CL_MEM_COPY_HOST_PTR) copyInParallel(m->storage_->host(), hostPtr, size);
         m->storage_->initialContentsOnHost();
     }
     return m;
@@ -249,7 +250,7 @@ Mem* Mem::createImage(Context* context, cl_mem_flags flags, const cl_image_forma
     m->storage_ = Storage::create(context, bytes, useHost ? hostPtr : nullptr, &layout);
     if (flags & (CL_MEM_COPY_HOST_PTR | CL_MEM_USE_HOST_PTR)) {
         std::lock_guard lock(m->storage_->mutex);
-        if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->storage_->host(), hostPtr, bytes);
+        if (flags & CL_MEM_COPY_HOST_PTR) copyInParallel(m->storage_->host(), hostPtr, bytes);
         m->storage_->initialContentsOnHost();
     }
     return m;

@@ -235,6 +235,38 @@ TEST_CASE("an input the host rewrites between launches is read afresh by every l
     for (cl_mem y : ys) clReleaseMemObject(y);
 }
 
+// A whole write goes into the host copy and on to the slot it runs on in pieces, several threads
+// copying and sending at once (platform/memory/staged_write.hpp): every byte arrives, on either slot,
+// for sizes that are not a multiple of a piece, and a second write over the first replaces it whole.
+TEST_CASE("a large whole write reaches its slot and the host copy piece by piece, every byte") {
+    cltest::Env env;
+    Program prog(env);
+    constexpr size_t kPieces = (size_t{8} << 20) / sizeof(cl_int);  // staged_write.cpp's piece
+    for (size_t n : {2 * kPieces + 1001, 3 * kPieces}) {
+        INFO(n << " ints");
+        std::vector<cl_int> xs(n);
+        cl_mem x = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+        cl_mem y = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+        for (cl_int round = 0; round < 2; ++round) {
+            for (size_t i = 0; i < n; ++i) xs[i] = static_cast<cl_int>(i * 7 + round * 1000003);
+            REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, n * sizeof(cl_int), xs.data(), 0, nullptr, nullptr) ==
+                    CL_SUCCESS);
+            // y = 2x + 1 on whichever slot this configuration runs launches on.
+            cltest::setArg(prog.affine, 0, x), cltest::setArg(prog.affine, 1, y);
+            cltest::setArg(prog.affine, 2, cl_int{2}), cltest::setArg(prog.affine, 3, cl_int{1});
+            const size_t global = n;
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, prog.affine, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+                    CL_SUCCESS);
+            auto gotX = env.read<cl_int>(x, n);
+            auto gotY = env.read<cl_int>(y, n);
+            size_t wrong = 0;
+            for (size_t i = 0; i < n; ++i) wrong += (gotX[i] != xs[i]) + (gotY[i] != 2 * xs[i] + 1);
+            CHECK(wrong == 0);
+        }
+        clReleaseMemObject(x), clReleaseMemObject(y);
+    }
+}
+
 TEST_CASE("a launch moves none of the input the host wrote whole: it is current on both slots already") {
     cltest::Env env;
     Program prog(env);

@@ -1,0 +1,22 @@
+// Short data-parallel work on a few kept threads: what one thread cannot do fast enough alone
+// (memcpy into pinned memory: 11-15 GB/s on one core of the GPU machine, 44-68 GB/s on eight,
+// where NVIDIA sends 45-54 GB/s from pinned memory; docs/results/h100-session18).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace hetero {
+
+// How many threads parallelFor uses at most: half the machine's cores, from 2 to 8.
+unsigned parallelThreads();
+
+// Calls body(i) once for every i in [0, count): i = 0 on the calling thread, the others on kept
+// worker threads (started the first time, never stopped). Returns once every call has returned.
+// Any number of threads may call it at once. `body` must not throw.
+void parallelFor(unsigned count, const std::function<void(unsigned)>& body);
+
+// memcpy, by parallelFor's threads from 4 MiB on (each taking at least 2 MiB).
+void copyInParallel(void* to, const void* from, size_t bytes);
+
+}  // namespace hetero
