@@ -2,7 +2,7 @@
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
 #include "platform/memory/discrete_storage.hpp"
-#include "platform/memory/staged_write.hpp"
+#include "platform/memory/staged_transfer.hpp"
 #include "platform/support/parallel_for.hpp"
 
 #include <cstring>
@@ -99,7 +99,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
         Ref<Mem> keep(m);
         auto ev = queue->enqueue(
             {CL_COMMAND_READ_BUFFER, {}, size}, std::move(deps), [keep] { return placeReading(keep.get()); },
-            [keep, offset, size, ptr](Submission& sub) -> cl_event {
+            [keep, offset, size, ptr, blocking = blocking_read != CL_FALSE](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
@@ -113,8 +113,14 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                 // on its parent.)
                 return submitWith(sub, {{m, false, false}}, [&](std::vector<cl_event>& wait) {
                     cl_event e = nullptr;
-                    check(backend::enqueueRead(sub.backendQueue, m->storage().backendMem(sub.slot), m->origin() + offset, size,
-                                               ptr, wait, &e));
+                    cl_mem from = m->storage().backendMem(sub.slot);
+                    // A blocking read's caller waits for the bytes anyway: large ones come through
+                    // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
+                    if (blocking && readsStaged(size))
+                        if (auto pool = m->context()->pinnedPool())
+                            if ((e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool)))
+                                return e;
+                    check(backend::enqueueRead(sub.backendQueue, from, m->origin() + offset, size, ptr, wait, &e));
                     return e;
                 });
             });

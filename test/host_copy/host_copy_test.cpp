@@ -236,12 +236,13 @@ TEST_CASE("an input the host rewrites between launches is read afresh by every l
 }
 
 // A whole write goes into the host copy and on to the slot it runs on in pieces, several threads
-// copying and sending at once (platform/memory/staged_write.hpp): every byte arrives, on either slot,
-// for sizes that are not a multiple of a piece, and a second write over the first replaces it whole.
-TEST_CASE("a large whole write reaches its slot and the host copy piece by piece, every byte") {
+// copying and sending at once, and a large blocking read comes back through pinned pieces
+// (platform/memory/staged_transfer.hpp): every byte arrives, on either slot, for sizes that are not
+// a multiple of a piece, and a second write over the first replaces it whole.
+TEST_CASE("a large whole write reaches its slot and the host copy piece by piece, and large reads come back so, every byte") {
     cltest::Env env;
     Program prog(env);
-    constexpr size_t kPieces = (size_t{8} << 20) / sizeof(cl_int);  // staged_write.cpp's piece
+    constexpr size_t kPieces = (size_t{8} << 20) / sizeof(cl_int);  // staged_transfer.cpp's piece
     for (size_t n : {2 * kPieces + 1001, 3 * kPieces}) {
         INFO(n << " ints");
         std::vector<cl_int> xs(n);
@@ -261,6 +262,14 @@ TEST_CASE("a large whole write reaches its slot and the host copy piece by piece
             auto gotY = env.read<cl_int>(y, n);
             size_t wrong = 0;
             for (size_t i = 0; i < n; ++i) wrong += (gotX[i] != xs[i]) + (gotY[i] != 2 * xs[i] + 1);
+            CHECK(wrong == 0);
+            // Large blocking reads come through pinned pieces too: one from inside the buffer.
+            const size_t skip = 12345, part = n - 2 * skip;
+            std::vector<cl_int> gotPart(part + 2, -7);
+            REQUIRE(clEnqueueReadBuffer(env.queue, y, CL_TRUE, skip * sizeof(cl_int), part * sizeof(cl_int),
+                                        gotPart.data() + 1, 0, nullptr, nullptr) == CL_SUCCESS);
+            wrong = (gotPart[0] != -7) + (gotPart[part + 1] != -7);
+            for (size_t i = 0; i < part; ++i) wrong += gotPart[1 + i] != 2 * xs[skip + i] + 1;
             CHECK(wrong == 0);
         }
         clReleaseMemObject(x), clReleaseMemObject(y);

@@ -1,7 +1,9 @@
-#include "platform/memory/staged_write.hpp"
+#include "platform/memory/staged_transfer.hpp"
 
 #include "devices/backend_call.hpp"
 #include "devices/backend_commands.hpp"
+#include "platform/memory/pinned_pool.hpp"
+#include "platform/support/error.hpp"
 #include "platform/support/parallel_for.hpp"
 
 #include <algorithm>
@@ -49,6 +51,51 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
     backend::releaseAll(enqueued);
     check(err);
     return done;
+}
+
+bool readsStaged(size_t bytes) { return bytes >= 2 * kPiece; }
+
+cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
+                    const std::vector<cl_event>& wait, PinnedPool& pool) {
+    // Pieces go round a ring of blocks: piece k lands in ring[k % kRing] while earlier ones are
+    // copied out.
+    constexpr size_t kRing = 3;
+    const size_t pieces = (bytes + kPiece - 1) / kPiece;
+    PinnedPool::Block ring = pool.take(kRing * kPiece);
+    if (!ring) return nullptr;
+    std::vector<cl_event> read(pieces, nullptr);
+    auto piece = [&](size_t k) { return std::min(kPiece, bytes - k * kPiece); };
+    auto slot = [&](size_t k) { return ring.data + (k % kRing) * kPiece; };
+    auto start = [&](size_t k) {
+        check(backend::enqueueRead(queue, from, offset + k * kPiece, piece(k), slot(k), wait, &read[k]));
+        backend::flush(queue);
+    };
+    cl_int err = CL_SUCCESS;
+    try {
+        for (size_t k = 0; k < std::min(kRing, pieces); ++k) start(k);
+        for (size_t k = 0; k < pieces; ++k) {
+            check(backend::waitFor(read[k]));
+            copyInParallel(static_cast<unsigned char*>(to) + k * kPiece, slot(k), piece(k));
+            if (k + kRing < pieces) start(k + kRing);
+        }
+    } catch (const Error& e) {
+        err = e.code;
+    }
+    cl_event last = read.back();
+    read.back() = nullptr;
+    std::vector<cl_event> enqueued;
+    for (cl_event e : read)
+        if (e) enqueued.push_back(e);
+    if (err != CL_SUCCESS) {
+        if (last) enqueued.push_back(last);
+        backend::waitAll(enqueued);  // the ring goes back to the pool only once nothing lands in it
+        backend::releaseAll(enqueued);
+        pool.give(ring);
+        check(err);
+    }
+    backend::releaseAll(enqueued);
+    pool.give(ring);
+    return last;
 }
 
 }  // namespace hetero

@@ -1,0 +1,37 @@
+// Transfers between the application's (ordinary) memory and a backend buffer through pinned
+// memory, in pieces, copied by several threads while the backend moves the piece before or after:
+// on the GPU machine one core copies 11-15 GB/s into or out of pinned memory, eight 44-68 GB/s,
+// NVIDIA moves 45-54 GB/s from or to pinned memory and 7-15 GB/s from or to ordinary memory
+// (docs/results/h100-session18).
+#pragma once
+
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace hetero {
+
+class PinnedPool;
+
+// An application's whole write of a buffer goes through the buffer's host copy (pinned where it
+// can be) to one backend copy: one memcpy and then one transfer took 7.4-9.0 ms for 64 MiB, where
+// NVIDIA's own write from ordinary memory takes 4.8-5.3 ms and one from pinned memory 1.2.
+
+// Copies `bytes` from `from` into `staging` and writes them from there into `to` (from offset 0),
+// on `queue`, after `wait`. Returns the write's event (a marker after every piece where there are
+// several): `staging` is read until it completes. Throws the backend's error; then nothing it
+// enqueued still reads `staging`.
+cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
+                     const std::vector<cl_event>& wait);
+
+// Whether a blocking read of `bytes` goes through stagedRead: from two pieces on.
+bool readsStaged(size_t bytes);
+// A blocking read of `bytes` from `from` at `offset` into `to`, through a few pieces' worth of pinned
+// blocks from `pool`, after `wait`; done when it returns. Returns the last piece's (complete)
+// event, or null when the pool has no block to spare (nothing was enqueued: read directly).
+// Throws the backend's error; then nothing it enqueued still runs.
+cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
+                    const std::vector<cl_event>& wait, PinnedPool& pool);
+
+}  // namespace hetero
