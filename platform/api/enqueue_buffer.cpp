@@ -116,7 +116,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     cl_mem from = m->storage().backendMem(sub.slot);
                     // A blocking read's caller waits for the bytes anyway: large ones come through
                     // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
-                    if (blocking && readsStaged(size))
+                    if (blocking && transferStaged(size))
                         if (auto pool = m->context()->pinnedPool())
                             if ((e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool)))
                                 return e;
@@ -149,7 +149,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         auto ev = queue->enqueue(
             {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
-            [keep, whole, throughHost, copies, offset, size, ptr](Submission& sub) -> cl_event {
+            [keep, whole, throughHost, copies, offset, size, ptr, blocking = blocking_write != CL_FALSE](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
@@ -168,8 +168,12 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                         e = stagedWrite(sub.backendQueue, s.backendMem(sub.slot), s.host(), ptr, size, wait);
                         copies->hostCopyReadUntil(e);
                     } else {
-                        check(backend::enqueueWrite(sub.backendQueue, s.backendMem(sub.slot), m->origin() + offset, size,
-                                                    ptr, wait, &e));
+                        cl_mem to = s.backendMem(sub.slot);
+                        // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
+                        if (blocking && transferStaged(size))
+                            if (auto pool = m->context()->pinnedPool())
+                                e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
+                        if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
                     }
                     written = s.version() + 1;  // what submitWith's wroteOn makes it
                     return e;

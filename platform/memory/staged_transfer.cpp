@@ -53,49 +53,74 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
     return done;
 }
 
-bool readsStaged(size_t bytes) { return bytes >= 2 * kPiece; }
+bool transferStaged(size_t bytes) { return bytes >= 2 * kPiece; }
 
-cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
-                    const std::vector<cl_event>& wait, PinnedPool& pool) {
-    // Pieces go round a ring of blocks: piece k lands in ring[k % kRing] while earlier ones are
-    // copied out.
+namespace {
+
+// A blocking transfer between the application's memory and `mem` at `offset`, through a ring of
+// pinned blocks: piece k goes through ring[k % kRing]. Writing (from `in`), each piece is copied in
+// once the piece that used its block before has left, then sent; reading (into `out`), each is
+// copied out once it has arrived, while the next ones arrive. Done when it returns; null when the
+// pool has no ring to spare.
+cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const unsigned char* in, unsigned char* out,
+                     size_t bytes, const std::vector<cl_event>& wait, PinnedPool& pool) {
     constexpr size_t kRing = 3;
     const size_t pieces = (bytes + kPiece - 1) / kPiece;
     PinnedPool::Block ring = pool.take(kRing * kPiece);
     if (!ring) return nullptr;
-    std::vector<cl_event> read(pieces, nullptr);
+    std::vector<cl_event> moved(pieces, nullptr);
     auto piece = [&](size_t k) { return std::min(kPiece, bytes - k * kPiece); };
     auto slot = [&](size_t k) { return ring.data + (k % kRing) * kPiece; };
-    auto start = [&](size_t k) {
-        check(backend::enqueueRead(queue, from, offset + k * kPiece, piece(k), slot(k), wait, &read[k]));
+    auto read = [&](size_t k) {
+        check(backend::enqueueRead(queue, mem, offset + k * kPiece, piece(k), slot(k), wait, &moved[k]));
         backend::flush(queue);
     };
     cl_int err = CL_SUCCESS;
     try {
-        for (size_t k = 0; k < std::min(kRing, pieces); ++k) start(k);
-        for (size_t k = 0; k < pieces; ++k) {
-            check(backend::waitFor(read[k]));
-            copyInParallel(static_cast<unsigned char*>(to) + k * kPiece, slot(k), piece(k));
-            if (k + kRing < pieces) start(k + kRing);
+        if (in) {
+            for (size_t k = 0; k < pieces; ++k) {
+                if (k >= kRing) check(backend::waitFor(moved[k - kRing]));
+                copyInParallel(slot(k), in + k * kPiece, piece(k));
+                check(backend::enqueueWrite(queue, mem, offset + k * kPiece, piece(k), slot(k), wait, &moved[k]));
+                backend::flush(queue);
+            }
+        } else {
+            for (size_t k = 0; k < std::min(kRing, pieces); ++k) read(k);
+            for (size_t k = 0; k < pieces; ++k) {
+                check(backend::waitFor(moved[k]));
+                copyInParallel(out + k * kPiece, slot(k), piece(k));
+                if (k + kRing < pieces) read(k + kRing);
+            }
         }
     } catch (const Error& e) {
         err = e.code;
     }
-    cl_event last = read.back();
-    read.back() = nullptr;
+    // The ring goes back to the pool only once nothing moves through it any more.
     std::vector<cl_event> enqueued;
-    for (cl_event e : read)
+    for (cl_event e : moved)
         if (e) enqueued.push_back(e);
-    if (err != CL_SUCCESS) {
-        if (last) enqueued.push_back(last);
-        backend::waitAll(enqueued);  // the ring goes back to the pool only once nothing lands in it
-        backend::releaseAll(enqueued);
-        pool.give(ring);
-        check(err);
-    }
+    if (err == CL_SUCCESS)
+        for (cl_event e : enqueued)
+            if (cl_int status = backend::waitFor(e); status != CL_SUCCESS && err == CL_SUCCESS) err = status;
+    if (err != CL_SUCCESS) backend::waitAll(enqueued);
+    cl_event last = err == CL_SUCCESS ? enqueued.back() : nullptr;
+    if (last) enqueued.pop_back();
     backend::releaseAll(enqueued);
     pool.give(ring);
+    check(err);
     return last;
+}
+
+}  // namespace
+
+cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
+                    const std::vector<cl_event>& wait, PinnedPool& pool) {
+    return throughRing(queue, from, offset, nullptr, static_cast<unsigned char*>(to), bytes, wait, pool);
+}
+
+cl_event stagedBlockingWrite(cl_command_queue queue, cl_mem to, size_t offset, const void* from, size_t bytes,
+                             const std::vector<cl_event>& wait, PinnedPool& pool) {
+    return throughRing(queue, to, offset, static_cast<const unsigned char*>(from), nullptr, bytes, wait, pool);
 }
 
 }  // namespace hetero

@@ -25,13 +25,18 @@ class PinnedPool;
 cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
                      const std::vector<cl_event>& wait);
 
-// Whether a blocking read of `bytes` goes through stagedRead: from two pieces on.
-bool readsStaged(size_t bytes);
-// A blocking read of `bytes` from `from` at `offset` into `to`, through a few pieces' worth of pinned
-// blocks from `pool`, after `wait`; done when it returns. Returns the last piece's (complete)
-// event, or null when the pool has no block to spare (nothing was enqueued: read directly).
-// Throws the backend's error; then nothing it enqueued still runs.
+// Whether a blocking read or write of `bytes` goes through stagedRead / stagedBlockingWrite: from two
+// pieces on.
+bool transferStaged(size_t bytes);
+// A blocking read of `bytes` from `from` at `offset` into `to`, through a ring of a few pieces'
+// worth of pinned memory from `pool`, after `wait`; done when it returns. Returns the last piece's
+// (complete) event, or null when the pool has no ring to spare (nothing was enqueued: read
+// directly). Throws the backend's error; then nothing it enqueued still runs.
 cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
                     const std::vector<cl_event>& wait, PinnedPool& pool);
+// The same for a blocking write of `bytes` from `from` into `to` at `offset` that does not go
+// through a host copy (a part of a buffer; no CPU slot; a context that never split N-way).
+cl_event stagedBlockingWrite(cl_command_queue queue, cl_mem to, size_t offset, const void* from, size_t bytes,
+                             const std::vector<cl_event>& wait, PinnedPool& pool);
 
 }  // namespace hetero

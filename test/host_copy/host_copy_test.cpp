@@ -6,6 +6,7 @@
 
 #include <CL/cl_ext_hetero.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdlib>
@@ -236,10 +237,10 @@ TEST_CASE("an input the host rewrites between launches is read afresh by every l
 }
 
 // A whole write goes into the host copy and on to the slot it runs on in pieces, several threads
-// copying and sending at once, and a large blocking read comes back through pinned pieces
-// (platform/memory/staged_transfer.hpp): every byte arrives, on either slot, for sizes that are not
-// a multiple of a piece, and a second write over the first replaces it whole.
-TEST_CASE("a large whole write reaches its slot and the host copy piece by piece, and large reads come back so, every byte") {
+// copying and sending at once, and a large blocking read or write of a part goes through pinned
+// pieces (platform/memory/staged_transfer.hpp): every byte arrives, on either slot, for sizes that
+// are not a multiple of a piece, and a second write over the first replaces it whole.
+TEST_CASE("large writes and reads go piece by piece through pinned memory, and every byte arrives") {
     cltest::Env env;
     Program prog(env);
     constexpr size_t kPieces = (size_t{8} << 20) / sizeof(cl_int);  // staged_transfer.cpp's piece
@@ -253,11 +254,14 @@ TEST_CASE("a large whole write reaches its slot and the host copy piece by piece
             REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, n * sizeof(cl_int), xs.data(), 0, nullptr, nullptr) ==
                     CL_SUCCESS);
             // y = 2x + 1 on whichever slot this configuration runs launches on.
-            cltest::setArg(prog.affine, 0, x), cltest::setArg(prog.affine, 1, y);
-            cltest::setArg(prog.affine, 2, cl_int{2}), cltest::setArg(prog.affine, 3, cl_int{1});
-            const size_t global = n;
-            REQUIRE(clEnqueueNDRangeKernel(env.queue, prog.affine, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
-                    CL_SUCCESS);
+            auto affine = [&] {
+                cltest::setArg(prog.affine, 0, x), cltest::setArg(prog.affine, 1, y);
+                cltest::setArg(prog.affine, 2, cl_int{2}), cltest::setArg(prog.affine, 3, cl_int{1});
+                const size_t global = n;
+                REQUIRE(clEnqueueNDRangeKernel(env.queue, prog.affine, 1, nullptr, &global, nullptr, 0, nullptr, nullptr) ==
+                        CL_SUCCESS);
+            };
+            affine();
             auto gotX = env.read<cl_int>(x, n);
             auto gotY = env.read<cl_int>(y, n);
             size_t wrong = 0;
@@ -270,6 +274,18 @@ TEST_CASE("a large whole write reaches its slot and the host copy piece by piece
                                         gotPart.data() + 1, 0, nullptr, nullptr) == CL_SUCCESS);
             wrong = (gotPart[0] != -7) + (gotPart[part + 1] != -7);
             for (size_t i = 0; i < part; ++i) wrong += gotPart[1 + i] != 2 * xs[skip + i] + 1;
+            CHECK(wrong == 0);
+            // And a large blocking write of a part, which does not go through the host copy.
+            std::vector<cl_int> patch(part);
+            for (size_t i = 0; i < part; ++i) patch[i] = static_cast<cl_int>(i * 13 + 5 + round);
+            REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_TRUE, skip * sizeof(cl_int), part * sizeof(cl_int), patch.data(),
+                                         0, nullptr, nullptr) == CL_SUCCESS);
+            std::copy(patch.begin(), patch.end(), xs.begin() + static_cast<std::ptrdiff_t>(skip));
+            affine();
+            gotX = env.read<cl_int>(x, n);
+            gotY = env.read<cl_int>(y, n);
+            wrong = 0;
+            for (size_t i = 0; i < n; ++i) wrong += (gotX[i] != xs[i]) + (gotY[i] != 2 * xs[i] + 1);
             CHECK(wrong == 0);
         }
         clReleaseMemObject(x), clReleaseMemObject(y);
