@@ -26,6 +26,14 @@ bool coversStorage(Mem* m, size_t offset, size_t size) {
     return m->origin() + offset == 0 && size == m->storage().bytes();
 }
 
+// Whether a large blocking transfer with `slot` goes through pinned pieces (staged_transfer.hpp):
+// not where the slot's copy is the host copy itself (the CPU slot's), which its backend reads and
+// writes with a memcpy of its own.
+bool stagesTransfers(Mem* m, int slot, bool blocking, size_t size) {
+    DiscreteStorage* copies = m->storage().discrete();
+    return blocking && transferStaged(size) && !(copies && copies->hostAliasSlot() == slot);
+}
+
 void requireHostRead(Mem* m) {
     require(!(m->flags() & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)), CL_INVALID_OPERATION);
 }
@@ -116,7 +124,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     cl_mem from = m->storage().backendMem(sub.slot);
                     // A blocking read's caller waits for the bytes anyway: large ones come through
                     // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
-                    if (blocking && transferStaged(size))
+                    if (stagesTransfers(m, sub.slot, blocking, size))
                         if (auto pool = m->context()->pinnedPool())
                             if ((e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool)))
                                 return e;
@@ -170,7 +178,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
                         // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
-                        if (blocking && transferStaged(size))
+                        if (stagesTransfers(m, sub.slot, blocking, size))
                             if (auto pool = m->context()->pinnedPool())
                                 e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
