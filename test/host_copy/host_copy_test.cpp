@@ -243,8 +243,9 @@ TEST_CASE("an input the host rewrites between launches is read afresh by every l
 TEST_CASE("large writes and reads go piece by piece through pinned memory, and every byte arrives") {
     cltest::Env env;
     Program prog(env);
-    constexpr size_t kPieces = (size_t{8} << 20) / sizeof(cl_int);  // staged_transfer.cpp's piece
-    for (size_t n : {2 * kPieces + 1001, 3 * kPieces}) {
+    // Pieces of 4 MiB and a remainder of 4 KiB, then of 6 MiB (staged_transfer.cpp's pieceFor).
+    constexpr size_t kMiB = (size_t{1} << 20) / sizeof(cl_int);
+    for (size_t n : {16 * kMiB + 1001, 24 * kMiB}) {
         INFO(n << " ints");
         std::vector<cl_int> xs(n);
         cl_mem x = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
