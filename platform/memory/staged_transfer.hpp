@@ -14,9 +14,10 @@ namespace hetero {
 
 class PinnedPool;
 
-// Pieces are a quarter of the transfer, from 1 to 8 MiB. An application's whole write of a buffer
-// goes through the buffer's host copy (pinned where it can be) to one backend copy: one memcpy and then one transfer took 7.4-9.0 ms for 64 MiB, where
-// NVIDIA's own write from ordinary memory takes 4.8-5.3 ms and one from pinned memory 1.2.
+// An application's whole write of a buffer goes through the buffer's host copy (pinned where it
+// can be) to one backend copy, in pieces from 4 MiB on (a quarter of it each, 1 to 8 MiB): one
+// memcpy and then one transfer took 7.4-9.0 ms for 64 MiB, where NVIDIA's own write from ordinary
+// memory takes 4.8-5.3 ms and one from pinned memory 1.2.
 
 // Copies `bytes` from `from` into `staging` and writes them from there into `to` (from offset 0),
 // on `queue`, after `wait`. Returns the write's event (a marker after every piece where there are
@@ -25,8 +26,8 @@ class PinnedPool;
 cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
                      const std::vector<cl_event>& wait);
 
-// Whether a blocking read or write of `bytes` goes through stagedRead / stagedBlockingWrite (and a
-// whole write through stagedWrite in pieces): from 4 MiB on.
+// Whether a blocking read or write of `bytes` goes through stagedRead / stagedBlockingWrite: from
+// 16 MiB on (8 MiB pieces).
 bool transferStaged(size_t bytes);
 // A blocking read of `bytes` from `from` at `offset` into `to`, through a ring of a few pieces'
 // worth of pinned memory from `pool`, after `wait`; done when it returns. Returns the last piece's
