@@ -28,10 +28,11 @@ bool coversStorage(Mem* m, size_t offset, size_t size) {
 
 // Whether a large blocking transfer with `slot` goes through pinned pieces (staged_transfer.hpp):
 // not where the slot's copy is the host copy itself (the CPU slot's), which its backend reads and
-// writes with a memcpy of its own.
-bool stagesTransfers(Mem* m, int slot, bool blocking, size_t size) {
+// writes with a memcpy of its own, and not on a profiling queue, where the command's backend event
+// must span the whole transfer.
+bool stagesTransfers(Mem* m, const Submission& sub, bool blocking, size_t size) {
     DiscreteStorage* copies = m->storage().discrete();
-    return blocking && transferStaged(size) && !(copies && copies->hostAliasSlot() == slot);
+    return blocking && transferStaged(size) && !sub.queue.profiling() && !(copies && copies->hostAliasSlot() == sub.slot);
 }
 
 void requireHostRead(Mem* m) {
@@ -124,7 +125,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     cl_mem from = m->storage().backendMem(sub.slot);
                     // A blocking read's caller waits for the bytes anyway: large ones come through
                     // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
-                    if (stagesTransfers(m, sub.slot, blocking, size))
+                    if (stagesTransfers(m, sub, blocking, size))
                         if (auto pool = m->context()->pinnedPool())
                             if ((e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool)))
                                 return e;
@@ -173,12 +174,13 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     cl_event e = nullptr;
                     if (viaHost) {  // whole: from the host copy's start
                         copies->prepareHostOverwrite();
-                        e = stagedWrite(sub.backendQueue, s.backendMem(sub.slot), s.host(), ptr, size, wait);
+                        e = stagedWrite(sub.backendQueue, s.backendMem(sub.slot), s.host(), ptr, size, wait,
+                                        sub.queue.profiling());
                         copies->hostCopyReadUntil(e);
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
                         // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
-                        if (stagesTransfers(m, sub.slot, blocking, size))
+                        if (stagesTransfers(m, sub, blocking, size))
                             if (auto pool = m->context()->pinnedPool())
                                 e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));

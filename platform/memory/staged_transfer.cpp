@@ -28,12 +28,12 @@ constexpr size_t kRingPiece = size_t{8} << 20;
 }  // namespace
 
 cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
-                     const std::vector<cl_event>& wait) {
+                     const std::vector<cl_event>& wait, bool oneTransfer) {
     const size_t pieceSize = pieceFor(bytes);
     const size_t pieces = (bytes + pieceSize - 1) / pieceSize;
     cl_event done = nullptr;
-    if (bytes < kPiecesFrom) {
-        std::memcpy(staging, from, bytes);
+    if (bytes < kPiecesFrom || oneTransfer) {
+        copyInParallel(staging, from, bytes);
         check(backend::enqueueWrite(queue, to, 0, bytes, staging, wait, &done));
         return done;
     }

@@ -21,13 +21,15 @@ class PinnedPool;
 
 // Copies `bytes` from `from` into `staging` and writes them from there into `to` (from offset 0),
 // on `queue`, after `wait`. Returns the write's event (a marker after every piece where there are
-// several): `staging` is read until it completes. Throws the backend's error; then nothing it
-// enqueued still reads `staging`.
+// several): `staging` is read until it completes. `oneTransfer`: the copy first, then one transfer,
+// whose event then spans all of it (a profiling queue's command reports its own start and end).
+// Throws the backend's error; then nothing it enqueued still reads `staging`.
 cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
-                     const std::vector<cl_event>& wait);
+                     const std::vector<cl_event>& wait, bool oneTransfer);
 
 // Whether a blocking read or write of `bytes` goes through stagedRead / stagedBlockingWrite: from
-// 16 MiB on (8 MiB pieces).
+// 16 MiB on (8 MiB pieces). Not on a profiling queue, whose command reports its own start and end
+// (the caller asks).
 bool transferStaged(size_t bytes);
 // A blocking read of `bytes` from `from` at `offset` into `to`, through a ring of a few pieces'
 // worth of pinned memory from `pool`, after `wait`; done when it returns. Returns the last piece's
