@@ -51,6 +51,18 @@ public:
     // False while asking the status would make a deferred event's marker (the queue's bookkeeping
     // asks only when it must).
     bool cheapToAsk() const;
+    // What a command enqueued on `slot`'s backend queue right after this one must know of it, in
+    // one look under the lock (Queue::Direct asks on every launch): complete and its final status;
+    // else whether unfinished tails hold it back, and, when it runs on `slot`, its deferred event
+    // or its backend event (both borrowed: valid while this event lives and stays submitted).
+    struct Successor {
+        bool complete = false;
+        cl_int status = CL_COMPLETE;
+        bool unfinishedTails = false;
+        DeferredEvent* deferred = nullptr;
+        cl_event backend = nullptr;
+    };
+    Successor successorOn(unsigned slot) const;
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
 
@@ -60,7 +72,6 @@ public:
     void addTails(const Tails& tails);
     // The unfinished tails a command depending on this one inherits (none once it is complete).
     Tails unfinishedTails() const;
-    bool hasUnfinishedTails() const;  // the same question, without the list
 
     // For the trace (HETERO_TRACE): what follows the command type in the span's name (a kernel's
     // name) and the bytes the command moves; set before submission.
