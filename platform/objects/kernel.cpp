@@ -191,8 +191,10 @@ void Kernel::setValueArg(cl_uint index, size_t size, const void* value) {
 }
 
 void Kernel::requireArgsSet() const {
+    if (allArgsSet_.load(std::memory_order_acquire)) return;
     std::lock_guard lock(argsMutex_);
     for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);
+    allArgsSet_.store(true, std::memory_order_release);
 }
 
 std::vector<KernelArg> Kernel::argsForLaunch() const {
