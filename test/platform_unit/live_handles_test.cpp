@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -76,6 +78,52 @@ TEST_CASE("live handles: one address added and removed many times among live one
     for (size_t i = 0; i < stay.objects.size(); ++i) REQUIRE(live(stay.handle(i), Kind::Kernel));
     for (size_t i = 0; i < stay.objects.size(); ++i) live_handles::remove(stay.handle(i));
     REQUIRE_FALSE(live(nullptr, Kind::Event));
+}
+
+TEST_CASE("live handles: lookups on several threads while others add and remove", "[live_handles]") {
+    // Lookups share the registry's lock while adds and removes take it alone: the table is
+    // rebuilt now and then (grown, or cleared of erased entries), and a lookup that ran meanwhile
+    // would miss handles that never went away.
+    constexpr size_t kPerWriter = 8 * 3000;  // new addresses all along: erased entries pile up
+    Objects stay(200);
+    for (size_t i = 0; i < stay.objects.size(); ++i) live_handles::add(stay.handle(i), Kind::Kernel, stay.object(i));
+    // A race: each repetition is another chance to catch one.
+    for (int repeat = 0; repeat < 4; ++repeat) {
+        Objects churn(2 * kPerWriter);
+        std::atomic<bool> writing{true};
+        std::atomic<int> readersStarted{0};
+        std::atomic<size_t> missed{0}, lookups{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 2; ++t)
+            threads.emplace_back([&] {
+                ++readersStarted;
+                // At least a few passes, however the threads are scheduled.
+                for (size_t pass = 0; writing.load() || pass < 3; ++pass)
+                    for (size_t i = 0; i < stay.objects.size(); ++i) {
+                        if (!live(stay.handle(i), Kind::Kernel)) ++missed;
+                        ++lookups;
+                    }
+            });
+        for (int t = 0; t < 2; ++t)
+            threads.emplace_back([&, t] {
+                while (readersStarted.load() < 2) std::this_thread::yield();
+                // Each writer its own handles, 3000 at a time: added, then removed.
+                for (size_t first = t * kPerWriter; first < (t + 1) * kPerWriter; first += 3000) {
+                    for (size_t i = first; i < first + 3000; ++i)
+                        live_handles::add(churn.handle(i), Kind::Event, churn.object(i));
+                    for (size_t i = first; i < first + 3000; ++i) live_handles::remove(churn.handle(i));
+                }
+            });
+        threads[2].join();
+        threads[3].join();
+        writing = false;
+        threads[0].join();
+        threads[1].join();
+        REQUIRE(missed.load() == 0);
+        REQUIRE(lookups.load() >= 2 * 3 * stay.objects.size());
+        for (size_t i = 0; i < churn.objects.size(); ++i) REQUIRE_FALSE(live(churn.handle(i), Kind::Event));
+    }
+    for (size_t i = 0; i < stay.objects.size(); ++i) live_handles::remove(stay.handle(i));
 }
 
 }  // namespace
