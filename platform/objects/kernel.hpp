@@ -119,7 +119,7 @@ private:
     // A backend judges such an argument by its size alone, so a new value of an accepted size
     // waits for the next launch on the slot instead of costing a backend call on every slot now
     // (a loop that changes a scalar before each launch would pay it once per slot per launch).
-    // Under launchMutex_.
+    // Written under both argsMutex_ and launchMutex_ (setValueArg), so read under either.
     std::vector<std::vector<size_t>> acceptedSize_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;
