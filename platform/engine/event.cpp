@@ -290,8 +290,7 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
         // time from the completion: heard at once; so do profiled ones whose device clock is not
         // placed on the host's (backend_clock.hpp). (Such commands are never deferred; a deferred
         // one somebody already waits to hear of gets its event made now.)
-        watch = notify_ || !callbacks_.empty() || trace_.begin >= 0 ||
-                (profiling_ && !(backendEvent && backend_clock::known(slot)));
+        watch = watchFromSubmission(slot, backendEvent);
         watched_ = watch;
         if (status_ == CL_QUEUED) {
             status_ = CL_SUBMITTED;
@@ -300,7 +299,15 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
     }
     changed_.notify_all();  // waiters without a backend event to wait on can wait on this one now
     EventSignal::raise();
-    if (!watch) return;
+    if (watch) watchSubmitted();
+}
+
+bool Event::watchFromSubmission(unsigned slot, cl_event backendEvent) const {
+    return notify_ || !callbacks_.empty() || trace_.begin >= 0 ||
+           (profiling_ && !(backendEvent && backend_clock::known(slot)));
+}
+
+void Event::watchSubmitted() {
     cl_event backend;
     cl_int st = CL_COMPLETE;
     {
@@ -309,6 +316,22 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
         if (!backend) deferredFinal(st);
     }
     hear(backend, st);
+}
+
+Ref<Event> Event::madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
+                                cl_event backendEvent, std::shared_ptr<DeferredEvent> later) {
+    Ref<Event> made(new Event(context, queue, type), /*adopt=*/true);
+    Event& e = *made;
+    e.slot_ = static_cast<int>(slot);
+    e.backendEvent_ = backend::Event(backendEvent);
+    e.deferred_ = std::move(later);
+    if (e.profiling_) e.times_[1] = hostNanoseconds();
+    e.status_ = CL_SUBMITTED;  // from CL_QUEUED: no callback can be registered for it yet
+    const bool watch = e.watchFromSubmission(slot, backendEvent);
+    e.watched_ = watch;
+    EventSignal::raise();
+    if (watch) e.watchSubmitted();
+    return made;
 }
 
 void Event::needNotification() {

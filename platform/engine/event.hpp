@@ -45,6 +45,11 @@ public:
     // `backendEvent` null and `later` set: the command was enqueued on `later`'s queue without a
     // backend event (deferred_event.hpp); one is made only if somebody needs it.
     void submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<DeferredEvent> later = nullptr);
+    // A new event of `queue` for a command that is already submitted (Queue::Direct, every launch
+    // with an event): submitted() without its lock, callbacks and wake-ups, as nobody else can
+    // hold, wait on or have registered anything on the event yet.
+    static Ref<Event> madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
+                                    cl_event backendEvent, std::shared_ptr<DeferredEvent> later);
     // While the command runs on `slot` without a backend event of its own: its deferred event. A
     // command enqueued on the same in-order backend queue is ordered after it without waiting.
     std::shared_ptr<DeferredEvent> deferredOn(unsigned slot) const;
@@ -108,6 +113,10 @@ protected:
 
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
+    // Whether its submission to `slot` as `backendEvent` must be heard at once (submitted()); with
+    // mutex_ held, or before the event is shared.
+    bool watchFromSubmission(unsigned slot, cl_event backendEvent) const;
+    void watchSubmitted();  // submitted()'s end once watched_ is set: hear the backend event
     void watchBackend(cl_event backend);  // registers the completion callback
     void hear(cl_event backend, cl_int finalStatus);  // watchBackend(backend), or complete when null
     // With mutex_ held: the backend event, made from the deferred one if need be. Null if there is

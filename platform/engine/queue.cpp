@@ -237,8 +237,7 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         // Not in outstanding_: in order, waiting for the last command waits for all before it
         // (finish), and an event the application released goes at once instead of waiting there
         // for somebody to ask about it.
-        event = Ref<Event>(new Event(q.context_.get(), &q, type), /*adopt=*/true);
-        event->submitted(slot_, done, done ? nullptr : std::move(later));
+        event = Event::madeSubmitted(q.context_.get(), &q, type, slot_, done, done ? nullptr : std::move(later));
         q.last_ = event;
     } else {
         q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
@@ -250,8 +249,8 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
 
 void Queue::eventForLastDirect() {
     if (lastDirect_.slot < 0) return;
-    Ref<Event> event(new Event(context_.get(), this, lastDirect_.type), /*adopt=*/true);
-    event->submitted(static_cast<unsigned>(lastDirect_.slot), lastDirect_.event.release(), std::move(lastDirect_.later));
+    Ref<Event> event = Event::madeSubmitted(context_.get(), this, lastDirect_.type, static_cast<unsigned>(lastDirect_.slot),
+                                            lastDirect_.event.release(), std::move(lastDirect_.later));
     lastDirect_ = {};  // its event's reference went to `event`
     last_ = event;
     outstanding_.push_back(std::move(event));
