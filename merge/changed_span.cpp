@@ -2,6 +2,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
+#include "merge/kernel_args.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -49,12 +50,7 @@ const char* changedSpanKernelName(size_t elementSize) {
 void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
                             size_t elementSize, cl_mem span, cl_uint index) {
     const cl_uint n = static_cast<cl_uint>(bytes / elementSize);
-    auto set = [&](cl_uint i, size_t size, const void* v) { check(backend::setArg(kernel, i, size, v)); };
-    set(0, sizeof now, &now);
-    set(1, sizeof before, &before);
-    set(2, sizeof n, &n);
-    set(3, sizeof span, &span);
-    set(4, sizeof index, &index);
+    setArgs(kernel, now, before, n, span, index);
     // At most 2,048 work-groups: enough to keep any GPU's memory busy, few atomics.
     const size_t local = 256;
     const size_t global = std::min<size_t>((size_t{n} + local - 1) / local, 2048) * local;

@@ -4,6 +4,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
+#include "merge/kernel_args.hpp"
 
 #include <string>
 
@@ -51,18 +52,6 @@ const char* kernelName(size_t elementSize) {
     default: return nullptr;
     }
 }
-
-namespace {
-// Sets `kernel`'s arguments 0, 1, ... to `values` (throws Error).
-template <typename... T>
-void setArgs(cl_kernel kernel, const T&... values) {
-    cl_uint index = 0;
-    auto set = [&](size_t size, const void* value) {
-        if (cl_int err = backend::setArg(kernel, index++, size, value); err != CL_SUCCESS) fail(err);
-    };
-    (set(sizeof values, &values), ...);
-}
-}  // namespace
 
 cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first,
                       size_t bytes, size_t elementSize, const std::vector<cl_event>& waitList) {

@@ -26,13 +26,15 @@ bool coversStorage(Mem* m, size_t offset, size_t size) {
     return m->origin() + offset == 0 && size == m->storage().bytes();
 }
 
-// Whether a large blocking transfer with `slot` goes through pinned pieces (staged_transfer.hpp):
-// not where the slot's copy is the host copy itself (the CPU slot's), which its backend reads and
-// writes with a memcpy of its own, and not on a profiling queue, where the command's backend event
-// must span the whole transfer.
-bool stagesTransfers(Mem* m, const Submission& sub, bool blocking, size_t size) {
+// The pinned pool a large blocking transfer with `sub`'s slot goes through in pieces
+// (staged_transfer.hpp); null when it goes directly: small or non-blocking, where the slot's copy
+// is the host copy itself (the CPU slot's, which its backend moves with a memcpy of its own), on a
+// profiling queue (the command's backend event must span the whole transfer), or without a pool.
+std::shared_ptr<PinnedPool> stagingPool(Mem* m, const Submission& sub, bool blocking, size_t size) {
     DiscreteStorage* copies = m->storage().discrete();
-    return blocking && transferStaged(size) && !sub.queue.profiling() && !(copies && copies->hostAliasSlot() == sub.slot);
+    if (!blocking || !transferStaged(size) || sub.queue.profiling() || (copies && copies->hostAliasSlot() == sub.slot))
+        return nullptr;
+    return m->context()->pinnedPool();
 }
 
 void requireHostRead(Mem* m) {
@@ -125,11 +127,9 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     cl_mem from = m->storage().backendMem(sub.slot);
                     // A blocking read's caller waits for the bytes anyway: large ones come through
                     // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
-                    if (stagesTransfers(m, sub, blocking, size))
-                        if (auto pool = m->context()->pinnedPool())
-                            if ((e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool)))
-                                return e;
-                    check(backend::enqueueRead(sub.backendQueue, from, m->origin() + offset, size, ptr, wait, &e));
+                    if (auto pool = stagingPool(m, sub, blocking, size))
+                        e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool);
+                    if (!e) check(backend::enqueueRead(sub.backendQueue, from, m->origin() + offset, size, ptr, wait, &e));
                     return e;
                 });
             });
@@ -180,9 +180,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
                         // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
-                        if (stagesTransfers(m, sub, blocking, size))
-                            if (auto pool = m->context()->pinnedPool())
-                                e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
+                        if (auto pool = stagingPool(m, sub, blocking, size))
+                            e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
                     }
                     written = s.version() + 1;  // what submitWith's wroteOn makes it

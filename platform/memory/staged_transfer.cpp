@@ -87,19 +87,24 @@ cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const un
         check(backend::enqueueRead(queue, mem, offset + k * pieceSize, piece(k), slot(k), wait, &moved[k]));
         backend::flush(queue);
     };
+    size_t arrived = 0;  // pieces waited for, in order
+    auto waitThrough = [&](size_t k) {
+        for (; arrived <= k; ++arrived) check(backend::waitFor(moved[arrived]));
+    };
     cl_int err = CL_SUCCESS;
     try {
         if (in) {
             for (size_t k = 0; k < pieces; ++k) {
-                if (k >= kRing) check(backend::waitFor(moved[k - kRing]));
+                if (k >= kRing) waitThrough(k - kRing);
                 copyInParallel(slot(k), in + k * pieceSize, piece(k));
                 check(backend::enqueueWrite(queue, mem, offset + k * pieceSize, piece(k), slot(k), wait, &moved[k]));
                 backend::flush(queue);
             }
+            waitThrough(pieces - 1);
         } else {
             for (size_t k = 0; k < std::min(kRing, pieces); ++k) read(k);
             for (size_t k = 0; k < pieces; ++k) {
-                check(backend::waitFor(moved[k]));
+                waitThrough(k);
                 copyInParallel(out + k * pieceSize, slot(k), piece(k));
                 if (k + kRing < pieces) read(k + kRing);
             }
@@ -111,9 +116,6 @@ cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const un
     std::vector<cl_event> enqueued;
     for (cl_event e : moved)
         if (e) enqueued.push_back(e);
-    if (err == CL_SUCCESS)
-        for (cl_event e : enqueued)
-            if (cl_int status = backend::waitFor(e); status != CL_SUCCESS && err == CL_SUCCESS) err = status;
     if (err != CL_SUCCESS) backend::waitAll(enqueued);
     cl_event last = err == CL_SUCCESS ? enqueued.back() : nullptr;
     if (last) enqueued.pop_back();
