@@ -8,22 +8,19 @@ namespace hetero {
 
 DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(backend::Queue::retained(queue)) {}
 
-bool DeferredEvent::stillOpen() {
-    std::lock_guard lock(mutex_);
-    return !made_;
-}
+bool DeferredEvent::stillOpen() { return !made_.load(std::memory_order_acquire); }
 
 void DeferredEvent::closeWith(cl_event next) {
     std::lock_guard lock(mutex_);
-    if (made_) return;
-    made_ = true;
+    if (made_.load(std::memory_order_relaxed)) return;
     marker_ = backend::Event::retained(next);
+    made_.store(true);
 }
 
 cl_event DeferredEvent::get() {
-    std::lock_guard lock(mutex_);  // held across the enqueue: stillOpen() answers before or after it
-    if (made_) return marker_.get();
-    made_ = true;
+    std::lock_guard lock(mutex_);  // held across the enqueue: a second caller gets the same marker
+    if (made_.load(std::memory_order_relaxed)) return marker_.get();
+    made_.store(true);  // before the marker's enqueue: stillOpen() answers before or after it
     cl_int err = backend::enqueueMarker(queue_.get(), {}, marker_.receive());
     if (err == CL_SUCCESS) {
         backend::flush(queue_.get());

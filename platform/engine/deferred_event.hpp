@@ -9,6 +9,7 @@
 
 #include "devices/backend_call.hpp"
 
+#include <atomic>
 #include <mutex>
 
 namespace hetero {
@@ -43,7 +44,10 @@ private:
     backend::Queue queue_;  // declared before marker_: its reference is given up after the marker's
     std::mutex mutex_;
     backend::Event marker_;
-    bool made_ = false;
+    // Set under mutex_; read without it by stillOpen() (every launch without an event asks): a
+    // command enqueued before a marker is made or a closing command is named (both in order with
+    // the enqueues on queue()) sees it false, one enqueued after sees it true.
+    std::atomic<bool> made_{false};
     bool complete_ = false;
     cl_int status_ = CL_COMPLETE;
 };

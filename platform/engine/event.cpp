@@ -133,7 +133,7 @@ Event::Event(Context* context, Queue* queue, cl_command_type type)
         queueHandle_ = queue_->handle();
         queueId_ = queue_->id();
         profiling_ = queue_->profiling();
-        times_[0] = hostNanoseconds();
+        if (profiling_) times_[0] = hostNanoseconds();  // only profiling info reads times_
     }
 }
 
@@ -215,6 +215,27 @@ bool Event::cheapToAsk() const {
     return status_ <= CL_COMPLETE || !deferred_ || backendEvent_ || deferredFinal(st);
 }
 
+Event::Successor Event::successorOn(unsigned slot) const {
+    std::lock_guard lock(mutex_);
+    Successor out;
+    if (status_ <= CL_COMPLETE) {
+        out.complete = true;
+        out.status = status_;
+        return out;
+    }
+    for (const auto& t : tails_)
+        if (!t->finished()) {
+            out.unfinishedTails = true;
+            return out;
+        }
+    if (slot_ != static_cast<int>(slot)) return out;
+    if (deferred_)
+        out.deferred = deferred_.get();
+    else
+        out.backend = const_cast<Event*>(this)->backendLocked();
+    return out;
+}
+
 bool Event::isResolvable() const {
     std::lock_guard lock(mutex_);
     return status_ <= CL_COMPLETE || backendEvent_ || deferred_ != nullptr;
@@ -263,23 +284,30 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
         slot_ = static_cast<int>(slot);
         backendEvent_ = backend::Event(backendEvent);
         deferred_ = std::move(later);
-        times_[1] = hostNanoseconds();
+        if (profiling_) times_[1] = hostNanoseconds();
         // Decided with the event published, before any callback runs: needNotification() from
         // now on sees it and never registers a second callback. Traced commands take their end
         // time from the completion: heard at once; so do profiled ones whose device clock is not
         // placed on the host's (backend_clock.hpp). (Such commands are never deferred; a deferred
         // one somebody already waits to hear of gets its event made now.)
-        watch = notify_ || !callbacks_.empty() || trace_.begin >= 0 ||
-                (profiling_ && !(backendEvent && backend_clock::known(slot)));
+        watch = watchFromSubmission(slot, backendEvent);
         watched_ = watch;
         if (status_ == CL_QUEUED) {
             status_ = CL_SUBMITTED;
-            runCallbacks(CL_SUBMITTED, lock);
+            if (!callbacks_.empty()) runCallbacks(CL_SUBMITTED, lock);
         }
     }
     changed_.notify_all();  // waiters without a backend event to wait on can wait on this one now
     EventSignal::raise();
-    if (!watch) return;
+    if (watch) watchSubmitted();
+}
+
+bool Event::watchFromSubmission(unsigned slot, cl_event backendEvent) const {
+    return notify_ || !callbacks_.empty() || trace_.begin >= 0 ||
+           (profiling_ && !(backendEvent && backend_clock::known(slot)));
+}
+
+void Event::watchSubmitted() {
     cl_event backend;
     cl_int st = CL_COMPLETE;
     {
@@ -288,6 +316,22 @@ void Event::submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<Defe
         if (!backend) deferredFinal(st);
     }
     hear(backend, st);
+}
+
+Ref<Event> Event::madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
+                                cl_event backendEvent, std::shared_ptr<DeferredEvent> later) {
+    Ref<Event> made(new Event(context, queue, type), /*adopt=*/true);
+    Event& e = *made;
+    e.slot_ = static_cast<int>(slot);
+    e.backendEvent_ = backend::Event(backendEvent);
+    e.deferred_ = std::move(later);
+    if (e.profiling_) e.times_[1] = hostNanoseconds();
+    e.status_ = CL_SUBMITTED;  // from CL_QUEUED: no callback can be registered for it yet
+    const bool watch = e.watchFromSubmission(slot, backendEvent);
+    e.watched_ = watch;
+    EventSignal::raise();
+    if (watch) e.watchSubmitted();
+    return made;
 }
 
 void Event::needNotification() {
@@ -383,7 +427,7 @@ void Event::complete(cl_int status) {
             cl_ulong duration = end >= start ? end - start : 0;
             times_[3] = now;
             times_[2] = now - duration > times_[1] ? now - duration : times_[1];
-        } else {
+        } else if (profiling_) {
             if (!times_[1]) times_[1] = hostNanoseconds();
             times_[2] = times_[1];
             times_[3] = hostNanoseconds();
@@ -426,14 +470,6 @@ Tails Event::unfinishedTails() const {
         for (const auto& t : tails_)
             if (!t->finished()) out.push_back(t);
     return out;
-}
-
-bool Event::hasUnfinishedTails() const {
-    std::lock_guard lock(mutex_);
-    if (status_ <= CL_COMPLETE) return false;
-    for (const auto& t : tails_)
-        if (!t->finished()) return true;
-    return false;
 }
 
 void Event::setUserStatus(cl_int status) {

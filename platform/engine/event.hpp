@@ -45,12 +45,29 @@ public:
     // `backendEvent` null and `later` set: the command was enqueued on `later`'s queue without a
     // backend event (deferred_event.hpp); one is made only if somebody needs it.
     void submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<DeferredEvent> later = nullptr);
+    // A new event of `queue` for a command that is already submitted (Queue::Direct, every launch
+    // with an event): submitted() without its lock, callbacks and wake-ups, as nobody else can
+    // hold, wait on or have registered anything on the event yet.
+    static Ref<Event> madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
+                                    cl_event backendEvent, std::shared_ptr<DeferredEvent> later);
     // While the command runs on `slot` without a backend event of its own: its deferred event. A
     // command enqueued on the same in-order backend queue is ordered after it without waiting.
     std::shared_ptr<DeferredEvent> deferredOn(unsigned slot) const;
     // False while asking the status would make a deferred event's marker (the queue's bookkeeping
     // asks only when it must).
     bool cheapToAsk() const;
+    // What a command enqueued on `slot`'s backend queue right after this one must know of it, in
+    // one look under the lock (Queue::Direct asks on every launch): complete and its final status;
+    // else whether unfinished tails hold it back, and, when it runs on `slot`, its deferred event
+    // or its backend event (both borrowed: valid while this event lives and stays submitted).
+    struct Successor {
+        bool complete = false;
+        cl_int status = CL_COMPLETE;
+        bool unfinishedTails = false;
+        DeferredEvent* deferred = nullptr;
+        cl_event backend = nullptr;
+    };
+    Successor successorOn(unsigned slot) const;
     void complete(cl_int status);
     void setUserStatus(cl_int status);  // clSetUserEventStatus
 
@@ -60,7 +77,6 @@ public:
     void addTails(const Tails& tails);
     // The unfinished tails a command depending on this one inherits (none once it is complete).
     Tails unfinishedTails() const;
-    bool hasUnfinishedTails() const;  // the same question, without the list
 
     // For the trace (HETERO_TRACE): what follows the command type in the span's name (a kernel's
     // name) and the bytes the command moves; set before submission.
@@ -97,6 +113,10 @@ protected:
 
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
+    // Whether its submission to `slot` as `backendEvent` must be heard at once (submitted()); with
+    // mutex_ held, or before the event is shared.
+    bool watchFromSubmission(unsigned slot, cl_event backendEvent) const;
+    void watchSubmitted();  // submitted()'s end once watched_ is set: hear the backend event
     void watchBackend(cl_event backend);  // registers the completion callback
     void hear(cl_event backend, cl_int finalStatus);  // watchBackend(backend), or complete when null
     // With mutex_ held: the backend event, made from the deferred one if need be. Null if there is

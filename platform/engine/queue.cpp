@@ -78,6 +78,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->flags_ = flags;
     q->properties_ = std::move(props);
     q->backend_.resize(context->slotCount());
+    q->backendMade_ = std::make_unique<std::atomic<cl_command_queue>[]>(context->slotCount());
     q->timing_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
@@ -100,6 +101,7 @@ Queue::~Queue() {
 }
 
 cl_command_queue Queue::backendQueue(unsigned slot) {
+    if (cl_command_queue made = backendMade_[slot].load(std::memory_order_acquire)) return made;
     std::lock_guard lock(backendMutex_);
     if (!backend_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
@@ -109,6 +111,7 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
             HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
             fail(CL_OUT_OF_RESOURCES);
         }
+        backendMade_[slot].store(backend_[slot].get(), std::memory_order_release);
     }
     return backend_[slot].get();
 }
@@ -180,19 +183,24 @@ Queue::Direct::Direct(Queue& queue, unsigned slot) : queue_(queue), slot_(slot),
         ok_ = static_cast<unsigned>(direct.slot) == slot;  // Direct enqueues on backendQueue(slot) only
         return;
     }
-    Event* last = queue.last_.get();
-    if (!last || last->knownComplete()) {
-        ok_ = !last || last->status() >= 0;  // a failed one fails what follows: the ordinary way says so
+    Event* last = queue.last_.get();  // held by last_ while mutex_ is: what it lends stays valid
+    if (!last) {
+        ok_ = true;
+        return;
+    }
+    const Event::Successor after = last->successorOn(slot);
+    if (after.complete) {
+        ok_ = after.status >= 0;  // a failed one fails what follows: the ordinary way says so
         return;
     }
     // Work it goes on with after its backend event (a split's CPU side, a variants build) holds
     // back what follows it: the ordinary way makes the new command inherit it (event_tail.hpp).
-    if (last->hasUnfinishedTails()) return;
-    if (auto later = last->deferredOn(slot)) {
+    if (after.unfinishedTails) return;
+    if (DeferredEvent* later = after.deferred) {
         if (later->queue() != backend_) previous_ = later->get();  // null: that queue was finished
         ok_ = true;
-    } else if (cl_event event = last->backendEventFor(slot)) {
-        if (queue.lastOn_ != backend_) previous_ = event;
+    } else if (after.backend) {
+        if (queue.lastOn_ != backend_) previous_ = after.backend;
         ok_ = true;
     }
     // Else it is on another slot or the host, not done: the scheduler's way waits for it.
@@ -229,8 +237,7 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         // Not in outstanding_: in order, waiting for the last command waits for all before it
         // (finish), and an event the application released goes at once instead of waiting there
         // for somebody to ask about it.
-        event = Ref<Event>(new Event(q.context_.get(), &q, type), /*adopt=*/true);
-        event->submitted(slot_, done, done ? nullptr : std::move(later));
+        event = Event::madeSubmitted(q.context_.get(), &q, type, slot_, done, done ? nullptr : std::move(later));
         q.last_ = event;
     } else {
         q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
@@ -242,8 +249,8 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
 
 void Queue::eventForLastDirect() {
     if (lastDirect_.slot < 0) return;
-    Ref<Event> event(new Event(context_.get(), this, lastDirect_.type), /*adopt=*/true);
-    event->submitted(static_cast<unsigned>(lastDirect_.slot), lastDirect_.event.release(), std::move(lastDirect_.later));
+    Ref<Event> event = Event::madeSubmitted(context_.get(), this, lastDirect_.type, static_cast<unsigned>(lastDirect_.slot),
+                                            lastDirect_.event.release(), std::move(lastDirect_.later));
     lastDirect_ = {};  // its event's reference went to `event`
     last_ = event;
     outstanding_.push_back(std::move(event));

@@ -140,6 +140,9 @@ private:
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
     std::vector<backend::Queue> backend_;
+    // backend_[slot] once made (it stays until the queue goes), read without backendMutex_: every
+    // launch asks for its backend queue.
+    std::unique_ptr<std::atomic<cl_command_queue>[]> backendMade_;
     std::vector<backend::Queue> timing_;  // side queues with profiling (timingQueue)
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;

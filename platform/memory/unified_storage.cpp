@@ -123,7 +123,7 @@ backend::Event UnifiedStorage::bridge(unsigned slot, cl_event marker) {
     return backend::done(marker) ? backend::Event() : backend::Event(completesWith(context_->backend(slot), marker));
 }
 
-void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue) {
+void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue readyQueue) {
     ++version_;
     hostVersion_ = version_;
     for (auto& c : copies_) c.version = version_;
@@ -137,7 +137,10 @@ void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue) {
         if (pending && s == slot) after = backend::Event::retained(ready);
         else if (pending) after = backend::Event(completesWith(context_->backend(s), ready));
         c.ready = std::move(after);
-        c.readyQueue = nullptr;
+        // A command on the writer's own (in-order) queue comes after the write without naming
+        // its event (readyFor), as DiscreteStorage::wroteOn has it: naming one costs a wait per
+        // launch (on NVIDIA a cross-command one).
+        c.readyQueue = pending && s == slot ? readyQueue : nullptr;
         c.later.reset();
     }
 }

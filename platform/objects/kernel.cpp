@@ -167,17 +167,23 @@ void Kernel::setValueArg(cl_uint index, size_t size, const void* value) {
     // every one of them, since the launch may run on any (NVIDIA accepts what PoCL refuses),
     // unless it accepted a value of this size before (acceptedSize_): then the next launch on
     // the slot gives it (applyArgs), and clSetKernelArg costs no backend call.
-    std::lock_guard launchLock(launchMutex_);
-    for (size_t slot = 0; slot < backend_.size(); ++slot) {
-        const auto s = static_cast<unsigned>(slot);
-        cl_kernel b = backend(s);
-        if (!b || (value && acceptedBefore(s, index, size))) continue;
-        applied_[slot][index] = 0;
-        counters::add(counters::BackendKernelArgs);
-        cl_int err = backend::setArg(b, index, size, value);
-        if (err != CL_SUCCESS) fail(err);
-        applied_[slot][index] = stamp;
-        if (value) acceptedSize_[slot][index] = size;
+    auto callsBackend = [&](unsigned s) { return backend(s) && !(value && acceptedBefore(s, index, size)); };
+    bool anyCall = false;
+    for (size_t slot = 0; slot < backend_.size() && !anyCall; ++slot) anyCall = callsBackend(static_cast<unsigned>(slot));
+    // Without a backend call (the common case in a loop) launchMutex_ is not needed: acceptedSize_
+    // changes only here, under argsMutex_ too.
+    if (anyCall) {
+        std::lock_guard launchLock(launchMutex_);
+        for (size_t slot = 0; slot < backend_.size(); ++slot) {
+            const auto s = static_cast<unsigned>(slot);
+            if (!callsBackend(s)) continue;
+            applied_[slot][index] = 0;
+            counters::add(counters::BackendKernelArgs);
+            cl_int err = backend::setArg(backend(s), index, size, value);
+            if (err != CL_SUCCESS) fail(err);
+            applied_[slot][index] = stamp;
+            if (value) acceptedSize_[slot][index] = size;
+        }
     }
     // Set in place: a loop that changes a scalar before every launch reuses the value's storage.
     if (now.mem || now.sampler) std::swap(now, old);
@@ -191,8 +197,10 @@ void Kernel::setValueArg(cl_uint index, size_t size, const void* value) {
 }
 
 void Kernel::requireArgsSet() const {
+    if (allArgsSet_.load(std::memory_order_acquire)) return;
     std::lock_guard lock(argsMutex_);
     for (const auto& a : args_) require(a.set, CL_INVALID_KERNEL_ARGS);
+    allArgsSet_.store(true, std::memory_order_release);
 }
 
 std::vector<KernelArg> Kernel::argsForLaunch() const {

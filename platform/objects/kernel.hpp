@@ -6,6 +6,7 @@
 #include "platform/objects/program.hpp"
 #include "platform/objects/sampler.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -107,6 +108,9 @@ private:
     std::vector<backend::Kernel> backend_;  // per slot; empty where the program did not build
     mutable std::mutex argsMutex_;  // taken before launchMutex_ where both are held
     std::vector<StoredKernelArg> args_;
+    // Every argument was set (requireArgsSet): once true it stays so (none is ever unset), and
+    // launches then check without argsMutex_.
+    mutable std::atomic<bool> allArgsSet_{false};
     std::mutex launchMutex_;
     // Per slot, per argument: the stamp of what backend_[slot] was given last (0: unknown).
     // Under launchMutex_.
@@ -115,7 +119,7 @@ private:
     // A backend judges such an argument by its size alone, so a new value of an accepted size
     // waits for the next launch on the slot instead of costing a backend call on every slot now
     // (a loop that changes a scalar before each launch would pay it once per slot per launch).
-    // Under launchMutex_.
+    // Written under both argsMutex_ and launchMutex_ (setValueArg), so read under either.
     std::vector<std::vector<size_t>> acceptedSize_;
     std::shared_ptr<KernelVariants> variants_;
     size_t maxWorkGroupSize_ = 0;

@@ -92,6 +92,24 @@ constexpr unsigned kDirectArgs = 32;
 constexpr unsigned kDirectStorages = 8;
 constexpr unsigned kDirectWaits = 12;
 
+// The memory arguments a direct launch holds while it submits: only as many as it took are
+// released on the way out (an array of Ref would construct and destroy all kDirectArgs of them
+// on every launch).
+class HeldMems {
+public:
+    HeldMems() = default;
+    HeldMems(const HeldMems&) = delete;
+    HeldMems& operator=(const HeldMems&) = delete;
+    ~HeldMems() {
+        for (unsigned i = 0; i < count_; ++i) taken_[i]->release();
+    }
+    void keep(Ref<Mem> m) { taken_[count_++] = m.detach(); }  // at most kDirectArgs
+
+private:
+    Mem* taken_[kDirectArgs];
+    unsigned count_ = 0;
+};
+
 // The storages a direct launch uses, each locked once (sub-buffers share their root's), without
 // waiting: try_lock takes part in no lock order, and whoever cannot have one goes the ordinary way.
 class StorageLocks {
@@ -139,7 +157,7 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     if (stored.size() > kDirectArgs) return false;
     // The kernel does not retain its memory arguments (clSetKernelArg does not): this launch holds
     // them while it submits, as the ordinary way's command does.
-    Ref<Mem> held[kDirectArgs];
+    HeldMems held;
     Mem* mems[kDirectArgs];
     const cl_command_queue target = direct.backendQueue();
     cl_event waits[kDirectWaits];
@@ -152,9 +170,10 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         // Unset, released since, or a sampler: the ordinary way reports or handles it.
         if (!a.set || a.sampler) return false;
         if (!a.mem) continue;
-        held[i] = a.mem.lock();
-        if (!held[i]) return false;
-        Mem* m = mems[i] = held[i].get();
+        Ref<Mem> strong = a.mem.lock();
+        if (!strong) return false;
+        Mem* m = mems[i] = strong.get();
+        held.keep(std::move(strong));
         if (m->isImage()) return false;
         Storage& s = m->storage();
         // Every memory argument counts as written unless the object is read-only.
@@ -179,7 +198,7 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         for (size_t i = 0; i < stored.size(); ++i) {
             args[i].set = true;
             args[i].size = stored[i].size;
-            args[i].mem = held[i];
+            args[i].mem = Ref<Mem>(mems[i]);  // null for other arguments
             args[i].stamp = stored[i].stamp;
         }
         SplitDecision d = splitDecision(kernel, args, launch, slot);

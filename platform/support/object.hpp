@@ -116,12 +116,13 @@ public:
     using HandleType = Handle*;
     static constexpr Kind kind = K;
 
-    ApiObject() : serial_(nextSerial()) {
+    ApiObject() : serial_(K == Kind::Event ? 0 : nextSerial()) {
         Handle::dispatch = &dispatchTable();
         live_handles::add(static_cast<Handle*>(this), K, this);
     }
     Handle* handle() { return this; }
     // Unique over the process's lifetime: tells this object from a later one at the same address.
+    // Events have none (0): nothing refers to one weakly, and every launch with an event makes one.
     uint64_t serial() const { return serial_; }
 
 protected:
@@ -208,6 +209,8 @@ private:
 // last release, and never a later object that happens to reuse the address.
 template <class T>
 class WeakRef {
+    static_assert(T::kind != Kind::Event, "events have no serial (ApiObject::serial)");
+
 public:
     WeakRef() = default;
     explicit WeakRef(T* p) : handle_(p ? p->handle() : nullptr), serial_(p ? p->serial() : 0) {}
