@@ -2,6 +2,7 @@
 #include "platform/support/object.hpp"
 
 #include "platform/support/config.hpp"
+#include "platform/support/spin_wait.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -108,7 +109,7 @@ public:
         // Counted in first, then checked: no writer holds or waits, or out again until none does.
         while (state_.fetch_add(kReader, std::memory_order_acquire) & kWriter) {
             state_.fetch_sub(kReader, std::memory_order_relaxed);
-            while (state_.load(std::memory_order_relaxed) & kWriter) pause(spins);
+            while (state_.load(std::memory_order_relaxed) & kWriter) spinPause(spins);
         }
     }
     void unlock_shared() { state_.fetch_sub(kReader, std::memory_order_release); }
@@ -118,24 +119,15 @@ public:
         // The writer bit first (one writer at a time), then wait for the readers inside to leave.
         for (uint32_t s = state_.load(std::memory_order_relaxed);; s = state_.load(std::memory_order_relaxed)) {
             if (!(s & kWriter) && state_.compare_exchange_weak(s, s | kWriter, std::memory_order_acquire)) break;
-            pause(spins);
+            spinPause(spins);
         }
-        while (state_.load(std::memory_order_acquire) != kWriter) pause(spins);
+        while (state_.load(std::memory_order_acquire) != kWriter) spinPause(spins);
     }
     void unlock() { state_.fetch_sub(kWriter, std::memory_order_release); }
 
 private:
     static constexpr uint32_t kReader = 1;
     static constexpr uint32_t kWriter = uint32_t{1} << 31;
-    static void pause(unsigned& spins) {
-        if (++spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        } else {
-            std::this_thread::yield();  // the holder may not be running (more threads than cores)
-        }
-    }
     std::atomic<uint32_t> state_{0};  // readers inside (or on their way out), plus kWriter
 };
 

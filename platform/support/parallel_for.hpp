@@ -13,7 +13,9 @@ unsigned parallelThreads();
 
 // Calls body(i) once for every i in [0, count): i = 0 on the calling thread, the others on kept
 // worker threads (started the first time, never stopped). Returns once every call has returned.
-// Any number of threads may call it at once. `body` must not throw.
+// Any number of threads may call it at once. `body` must not throw. Backend calls belong in i = 0:
+// on NVIDIA, commands enqueued from several threads slowed the process's later launches
+// (staged_transfer.cpp).
 void parallelFor(unsigned count, const std::function<void(unsigned)>& body);
 
 // memcpy, by parallelFor's threads from 4 MiB on (each taking at least 2 MiB).
