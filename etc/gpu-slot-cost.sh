@@ -11,6 +11,7 @@
 # or another build: OCL_ICD_FILENAMES=/tmp/old/icd/libHeteroOpenCL.so.1); a name starting with
 # native- runs natively with its settings (native-arginfo=POLYBENCH_EXTRA_BUILD_OPTIONS=-cl-kernel-arg-info). SLOT_COST_CONFIGS=a,b,...:
 # only the configurations named, in that order. SLOT_COST_REPEAT: each run's --repeat (default 10).
+# SLOT_COST_PREFIX: a command every run goes through (e.g. "taskset -c 0-7": the same cores each run).
 # Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run with kernel_ms and total_ms;
 # the table shows SLOT_COST_METRIC (default kernel_ms; total_ms: with the transfers).
 set -uo pipefail
@@ -49,10 +50,10 @@ for r in $(seq "$rounds"); do
       [ -z "$name" ] && continue
       if [ "${name%%-*}" = native ]; then  # native, or native-<x> with settings of its own
         # shellcheck disable=SC2086
-        o=$(env $settings $build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
+        o=$(env $settings ${SLOT_COST_PREFIX:-} $build/bench/polybench-$p --platform "$native" --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       else
         # shellcheck disable=SC2086
-        o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings \
+        o=$(env OCL_ICD_FILENAMES=$lib HETERO_CONFIG=/nonexistent $settings ${SLOT_COST_PREFIX:-} \
               $build/bench/polybench-$p --platform Hetero --device $device --no-check --repeat "${SLOT_COST_REPEAT:-10}" --size "$size" 2>&1)
       fi
       echo "round=$r program=$p config=$name $(echo "$o" | grep -oE '(kernel|total)_ms=[0-9.]*' | tr '\n' ' ')"
