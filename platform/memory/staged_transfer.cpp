@@ -40,7 +40,7 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
         return done;
     }
     // The other threads copy pieces; the enqueuing thread sends each one, in order, as soon as it is
-    // in (copying too while pieces are left). Only that thread calls the backend: on one H100,
+    // in (copying it itself when no other thread has taken it). Only that thread calls the backend: on one H100,
     // pieces sent from several threads made every later launch of the process slower (adi 16.0
     // against 12.4-13.3 ms, convolution-3d 2.56 against 1.57: docs/results/h100-session19).
     std::vector<cl_event> sent(pieces, nullptr);
@@ -60,9 +60,11 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
             return;
         }
         for (size_t k = 0; k < pieces && failed.load() == CL_SUCCESS; ++k) {
+            // It copies piece k itself only if no other thread has taken it: copying a later
+            // piece would leave k's bytes unsent while it copies.
             for (unsigned spins = 0; !copied[k].load(std::memory_order_acquire);)
-                if (size_t mine = next++; mine < pieces)
-                    copyPiece(mine);
+                if (size_t untaken = k; next.compare_exchange_strong(untaken, k + 1))
+                    copyPiece(k);
                 else
                     spinPause(spins);
             const size_t first = k * pieceSize, len = std::min(pieceSize, bytes - first);
