@@ -4,9 +4,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace hetero {
@@ -20,6 +23,9 @@ struct Counts {
         long long nanoseconds = 0;
     };
     std::map<std::pair<const void*, std::string>, Tally> calls;
+    // The threads that enqueued commands on each backend: on NVIDIA, commands enqueued from several
+    // threads slowed every later launch of the process (docs/results/h100-session19).
+    std::map<const void*, std::set<std::thread::id>> enqueuers;
 };
 
 // Never destroyed: calls may still come from backend threads while the process exits.
@@ -41,6 +47,9 @@ void printCounts() {
         std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p) %.3f us each, %.3f ms in all\n", t.calls,
                      key.second.c_str(), backendName(key.first).c_str(), key.first,
                      double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6);
+    for (const auto& [dispatch, threads] : c.enqueuers)
+        std::fprintf(stderr, "hetero: backend calls: commands enqueued on %s (dispatch %p) from %zu thread%s\n",
+                     backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -59,6 +68,7 @@ void countCall(const void* dispatch, const char* function, long long nanoseconds
     auto& t = c.calls[{dispatch, function}];
     ++t.calls;
     t.nanoseconds += nanoseconds;
+    if (std::strncmp(function, "clEnqueue", 9) == 0) c.enqueuers[dispatch].insert(std::this_thread::get_id());
 }
 
 }  // namespace backend
