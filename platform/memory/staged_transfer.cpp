@@ -40,9 +40,9 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
         return done;
     }
     // The other threads copy pieces; the enqueuing thread sends each one, in order, as soon as it is
-    // in (copying it itself when no other thread has taken it). Only that thread calls the backend: on one H100,
-    // pieces sent from several threads made every later launch of the process slower (adi 16.0
-    // against 12.4-13.3 ms, convolution-3d 2.56 against 1.57: docs/results/h100-session19).
+    // in (copying it itself when no other thread has taken it). Only that thread calls the backend:
+    // on one H100, pieces sent from several threads made every later launch of the process slower
+    // (adi 16.0 against 12.4-13.3 ms, convolution-3d 2.56 against 1.57: docs/results/h100-session19).
     std::vector<cl_event> sent(pieces, nullptr);
     std::unique_ptr<std::atomic<bool>[]> copied(new std::atomic<bool>[pieces]);
     for (size_t k = 0; k < pieces; ++k) copied[k].store(false, std::memory_order_relaxed);
