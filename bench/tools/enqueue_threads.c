@@ -9,6 +9,8 @@
 //   none      nothing
 //   main      the main thread enqueues the writes itself (the same commands as below)
 //   other     one other thread enqueues them, alone, and ends
+//   other-queue  the same on a second queue of the context (as a split launch's thread sends the
+//             CPU's results on a transfer queue of the GPU's: platform/split/discrete_split.cpp)
 //   threads   T threads enqueue their share of them at once, each write followed by a flush (what
 //             Hetero's pieces did until ba82640)
 //   copies    T threads only copy memory (no OpenCL call) while the main thread enqueues the writes
@@ -34,7 +36,8 @@ static const char* kSource =
 
 enum { kItems = 1024, kPiece = 1 << 20, kMaxThreads = 64 };
 
-static cl_command_queue queue;
+static cl_command_queue queue;     // the launches'
+static cl_command_queue writesOn;  // the writes' (the launches' queue but for other-queue)
 static cl_kernel kernel;
 static cl_mem a, b, x, target;
 static unsigned char* source;  // W pieces of application memory to write
@@ -63,10 +66,9 @@ static double timeLaunches(int launches) {
 static void enqueueWrites(int first, int step) {
     for (int k = first; k < writes; k += step) {
         cl_event e = NULL;
-        check(clEnqueueWriteBuffer(queue, target, CL_FALSE, (size_t)k * kPiece, kPiece, source + (size_t)k * kPiece, 0,
-                                   NULL, &e),
-              "clEnqueueWriteBuffer");
-        clFlush(queue);
+        const size_t at = (size_t)k * kPiece;
+        check(clEnqueueWriteBuffer(writesOn, target, CL_FALSE, at, kPiece, source + at, 0, NULL, &e), "clEnqueueWriteBuffer");
+        clFlush(writesOn);
         clReleaseEvent(e);
     }
 }
@@ -120,17 +122,18 @@ int main(int argc, char** argv) {
         else if (!strcmp(arg, "--threads")) threads = atoi(value);
         else if (!strcmp(arg, "--writes")) writes = atoi(value);
         else {
-            fprintf(stderr, "usage: %s [--platform NAME] [--interlude none|main|other|threads|copies] [--launches L] "
-                            "[--rounds R] [--threads T] [--writes W]\n", toolName);
+            fprintf(stderr, "usage: %s [--platform NAME] [--interlude none|main|other|other-queue|threads|copies] "
+                            "[--launches L] [--rounds R] [--threads T] [--writes W]\n", toolName);
             return 2;
         }
         ++i;
     }
+    const int otherQueue = !strcmp(interlude, "other-queue");
     const int known = !strcmp(interlude, "none") || !strcmp(interlude, "main") || !strcmp(interlude, "other") ||
-                      !strcmp(interlude, "threads") || !strcmp(interlude, "copies");
+                      otherQueue || !strcmp(interlude, "threads") || !strcmp(interlude, "copies");
     if (!known || launches < 1 || rounds < 1 || rounds > 1000 || threads < 1 || threads > kMaxThreads || writes < 1) {
-        fprintf(stderr, "%s: bad arguments (interludes: none, main, other, threads, copies; 1-%d threads)\n", toolName,
-                kMaxThreads);
+        fprintf(stderr, "%s: bad arguments (interludes: none, main, other, other-queue, threads, copies; 1-%d threads)\n",
+                toolName, kMaxThreads);
         return 2;
     }
 
@@ -150,6 +153,11 @@ int main(int argc, char** argv) {
     check(err, "clCreateContext");
     queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     check(err, "clCreateCommandQueueWithProperties");
+    writesOn = queue;
+    if (otherQueue) {
+        writesOn = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+        check(err, "clCreateCommandQueueWithProperties");
+    }
     cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
     check(err, "clCreateProgramWithSource");
     check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
@@ -181,7 +189,7 @@ int main(int argc, char** argv) {
 
     if (!strcmp(interlude, "main")) {
         enqueueWrites(0, 1);
-    } else if (!strcmp(interlude, "other")) {
+    } else if (!strcmp(interlude, "other") || otherQueue) {
         int saved = threads;
         threads = 1;
         inThreads(1, 1);
@@ -192,12 +200,13 @@ int main(int argc, char** argv) {
         inThreads(threads, 0);
         enqueueWrites(0, 1);
     }
+    check(clFinish(writesOn), "clFinish");
     check(clFinish(queue), "clFinish");
 
     for (int r = 0; r < rounds; ++r) after[r] = timeLaunches(launches);
     // How many threads other than the main one took part.
     const int others = !strcmp(interlude, "threads") || !strcmp(interlude, "copies") ? threads
-                       : !strcmp(interlude, "other")                                  ? 1
+                       : !strcmp(interlude, "other") || otherQueue                    ? 1
                                                                                       : 0;
     printf("enqueue_threads platform=\"%s\" interlude=%s threads=%d before_us=%.3f after_us=%.3f\n", name, interlude,
            others, median(before, rounds) * 1e6, median(after, rounds) * 1e6);
@@ -210,6 +219,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 3; ++i) clReleaseMemObject(*buffers[i]);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
+    if (writesOn != queue) clReleaseCommandQueue(writesOn);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
     return 0;

@@ -11,7 +11,7 @@ new=/tmp/hetero-new
 cmake -S . -B $new -DCMAKE_BUILD_TYPE=Release -DHETERO_BUILD_TESTS=OFF >/dev/null && cmake --build $new -j16 --target HeteroOpenCL polybench-adi enqueue_threads 2>&1 | grep -E "error:"
 echo "built after $(( $(date +%s)-t0 )) s"
 for r in 1 2 3; do
-  for i in none main other threads copies; do timeout 30 $new/bench/enqueue_threads --platform NVIDIA --interlude $i; done
+  for i in none main other other-queue threads copies; do timeout 30 $new/bench/enqueue_threads --platform NVIDIA --interlude $i; done
 done
 echo "enqueue_threads after $(( $(date +%s)-t0 )) s"
 for r in 1 2; do
