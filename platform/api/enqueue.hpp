@@ -37,15 +37,14 @@ inline Held<Mem> imageOf(const Held<Queue>& queue, cl_mem m) {
     return mem;
 }
 
-// Waits for the event if the call is blocking, and returns it to the application if asked. A
-// blocking call whose command failed returns an error and no event: an application does not
-// release what a failed call did not give it, and an event left behind would keep its context.
-inline cl_int finishEnqueue(const Ref<Event>& event, cl_event* out, bool blocking) {
+// Waits for the event if the call is blocking, and hands it to the application if asked (this
+// reference becomes the application's: no retain and release on the way). A blocking call whose
+// command failed returns an error and no event: an application does not release what a failed
+// call did not give it, and an event left behind would keep its context. `event` may be null
+// only for a non-blocking call that asked for none (a direct launch makes none then).
+inline cl_int finishEnqueue(Ref<Event> event, cl_event* out, bool blocking) {
     if (blocking && event->waitInOrder() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    if (out) {
-        event->retain();
-        *out = event->handle();
-    }
+    if (out) *out = event.detach()->handle();
     return CL_SUCCESS;
 }
 
@@ -68,7 +67,7 @@ inline void* enqueueMap(Queue* queue, Mem* m, cl_command_type type, std::vector<
         }
         return nullptr;
     });
-    cl_int err = finishEnqueue(ev, event, blocking);
+    cl_int err = finishEnqueue(std::move(ev), event, blocking);
     if (err != CL_SUCCESS) {
         Mem::Mapping unused;
         m->takeMapping(ptr, unused);  // the application gets no pointer to unmap

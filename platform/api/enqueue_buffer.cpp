@@ -133,7 +133,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, blocking_read);
+        return finishEnqueue(std::move(ev), event, blocking_read);
     });
 }
 
@@ -194,7 +194,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 }
                 return done;
             });
-        return finishEnqueue(ev, event, blocking_write);
+        return finishEnqueue(std::move(ev), event, blocking_write);
     });
 }
 
@@ -229,7 +229,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
                                       return e;
                                   });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -260,7 +260,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -301,7 +301,7 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, blocking);
+        return finishEnqueue(std::move(ev), event, blocking);
     });
 }
 
@@ -362,7 +362,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                       return e;
                                   });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -406,7 +406,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                      }
                                      return nullptr;
                                  });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -450,6 +450,6 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }

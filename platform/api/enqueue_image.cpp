@@ -62,7 +62,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
                                          return e;
                                      });
                                  });
-        return finishEnqueue(ev, event, blocking_read);
+        return finishEnqueue(std::move(ev), event, blocking_read);
     });
 }
 
@@ -90,7 +90,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, blocking_write);
+        return finishEnqueue(std::move(ev), event, blocking_write);
     });
 }
 
@@ -132,7 +132,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                                       return e;
                                   });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -160,7 +160,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
                     return e;
                 });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -191,7 +191,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                       return e;
                                   });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 
@@ -224,7 +224,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                       return e;
                                   });
             });
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 

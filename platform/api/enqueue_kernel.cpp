@@ -78,9 +78,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
         k->requireArgsSet();
         auto deps = queue->waitList(num_events_in_wait_list, event_wait_list);
         Ref<Event> ev = launchKernel(type, *queue, *k, launch, std::move(deps), event != nullptr);
-        // finishEnqueue() of a non-blocking call, handing over this reference instead of another.
-        if (event) *event = ev.detach()->handle();
-        return CL_SUCCESS;
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 

@@ -18,7 +18,7 @@ cl_int enqueueSync(cl_command_queue command_queue, cl_command_type type, bool ba
             check(backend::enqueueMarker(sub.backendQueue, waits, &e));
             return e;
         }, barrier);
-        return finishEnqueue(ev, event, false);
+        return finishEnqueue(std::move(ev), event, false);
     });
 }
 }  // namespace
