@@ -27,18 +27,24 @@ size_t pieceFor(size_t bytes) {
 // A ring transfer waits for each piece on one thread and copies it with several: 8 MiB pieces, from
 // two on (smaller ones made 8-16 MiB reads slower than direct ones on one H100).
 constexpr size_t kRingPiece = size_t{8} << 20;
+
+// What piece k of a transfer waits for: the transfer's wait list for the first piece; the others
+// follow it on the same in-order backend queue (Hetero makes none out of order).
+backend::WaitList waitsOfPiece(size_t k, const std::vector<cl_event>& wait) {
+    return k == 0 ? backend::WaitList(wait) : backend::WaitList();
+}
 }  // namespace
 
 cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, const void* from, size_t bytes,
                      const std::vector<cl_event>& wait, bool oneTransfer) {
-    const size_t pieceSize = pieceFor(bytes);
-    const size_t pieces = (bytes + pieceSize - 1) / pieceSize;
     cl_event done = nullptr;
     if (bytes < kPiecesFrom || oneTransfer) {
         copyInParallel(staging, from, bytes);
         check(backend::enqueueWrite(queue, to, 0, bytes, staging, wait, &done));
         return done;
     }
+    const size_t pieceSize = pieceFor(bytes);
+    const size_t pieces = (bytes + pieceSize - 1) / pieceSize;
     // The other threads copy pieces; the enqueuing thread sends each one, in order, as soon as it is
     // in (copying it itself when no other thread has taken it). Only that thread calls the backend:
     // on one H100, pieces sent from several threads made every later launch of the process slower
@@ -68,7 +74,8 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
                 else
                     spinPause(spins);
             const size_t first = k * pieceSize, len = std::min(pieceSize, bytes - first);
-            if (cl_int err = backend::enqueueWrite(queue, to, first, len, staging + first, wait, &sent[k]); err != CL_SUCCESS)
+            if (cl_int err = backend::enqueueWrite(queue, to, first, len, staging + first, waitsOfPiece(k, wait), &sent[k]);
+                err != CL_SUCCESS)
                 failed = err;
             else
                 backend::flush(queue);
@@ -105,7 +112,7 @@ cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const un
     auto piece = [&](size_t k) { return std::min(pieceSize, bytes - k * pieceSize); };
     auto slot = [&](size_t k) { return ring.data + (k % kRing) * pieceSize; };
     auto read = [&](size_t k) {
-        check(backend::enqueueRead(queue, mem, offset + k * pieceSize, piece(k), slot(k), wait, &moved[k]));
+        check(backend::enqueueRead(queue, mem, offset + k * pieceSize, piece(k), slot(k), waitsOfPiece(k, wait), &moved[k]));
         backend::flush(queue);
     };
     size_t arrived = 0;  // pieces waited for, in order
@@ -118,7 +125,8 @@ cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const un
             for (size_t k = 0; k < pieces; ++k) {
                 if (k >= kRing) waitThrough(k - kRing);
                 copyInParallel(slot(k), in + k * pieceSize, piece(k));
-                check(backend::enqueueWrite(queue, mem, offset + k * pieceSize, piece(k), slot(k), wait, &moved[k]));
+                check(backend::enqueueWrite(queue, mem, offset + k * pieceSize, piece(k), slot(k), waitsOfPiece(k, wait),
+                                            &moved[k]));
                 backend::flush(queue);
             }
             waitThrough(pieces - 1);
