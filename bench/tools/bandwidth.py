@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """GPU <-> host bandwidth natively and through Hetero's migrations, side by side, in one command.
 
-    bench/tools/bandwidth.py [--build build] [--sizes 1,2,4,...,256] [--reps 5]
+    bench/tools/bandwidth.py [--build build] [--sizes 1,2,4,...,256] [--reps 5] [--baseline OTHER_BUILD]
 
 Runs build/bench/bandwidth (bench/tools/bandwidth.c) in three configurations and prints one
 Markdown table per direction (host to GPU, GPU to host), GB/s per size in MiB:
@@ -28,7 +28,7 @@ import argparse
 import re
 import sys
 
-from tool_support import Config, native_platform, run_tool, tool_path  # noqa: E402
+from tool_support import Config, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
 
 LINE = re.compile(r'^bandwidth platform="[^"]*" mode=(\S+) direction=(\S+) bytes=(\d+) ms=([0-9.]+) '
                   r'gbps=([0-9.]+)(?: wall_ms=([0-9.]+))?$')
@@ -65,12 +65,19 @@ def main():
     parser.add_argument("--build", default="build", help="the build directory (default: build)")
     parser.add_argument("--sizes", default="1,2,4,8,16,32,64,128,256", help="MiB, comma separated")
     parser.add_argument("--reps", type=int, default=5, help="repetitions per size (median)")
+    parser.add_argument("--baseline", default=None,
+                        help="another build (its library is enough): the application's transfers through its "
+                             "Hetero too, as a column of their own")
     args = parser.parse_args()
     tool = tool_path(args.build, "bandwidth")
     native = native_platform(tool)
     columns = []  # (title, key in results)
     results = {}
-    for title, config, modes in configs_for(native):
+    configs = configs_for(native)
+    if args.baseline:
+        configs += [(title + " (baseline)", with_baseline(config, args.baseline), modes)
+                    for title, config, modes in configs if title == "Hetero, application"]
+    for title, config, modes in configs:
         found = run(tool, config, modes, args.build, args.sizes, args.reps)
         for (mode, direction, size), value in found.items():
             column = title or "native %s" % mode

@@ -3,6 +3,7 @@
 
     bench/tools/launch_cost.py [--build build] [--rounds 5] [--launches 4096] [--configs ...]
     bench/tools/launch_cost.py --callgrind      # instructions per launch instead of time
+    bench/tools/launch_cost.py --baseline /tmp/old   # and each Hetero column with another build's library
 
 Runs build/bench/launch_cost (bench/tools/launch_cost.c) once per configuration and round, the
 configurations interleaved round by round (a loaded machine slows them alike), and prints a
@@ -28,7 +29,7 @@ import statistics
 import sys
 import tempfile
 
-from tool_support import Config, native_platform, run_tool, tool_path  # noqa: E402
+from tool_support import Config, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
 
 PATTERNS = ("plain", "event", "profiling", "profiling+event", "all-args")
 LINE = re.compile(r'^launch_cost platform="[^"]*" pattern=(\S+) launches=\d+ enqueue_us=([0-9.]+) '
@@ -131,12 +132,17 @@ def main():
     parser.add_argument("--configs", default=None,
                         help="comma separated names among the defaults for this machine")
     parser.add_argument("--callgrind", action="store_true", help="instructions per launch instead of time")
+    parser.add_argument("--baseline", default=None,
+                        help="another build (its library is enough): each Hetero configuration again with its "
+                             "Hetero, interleaved with this build's")
     args = parser.parse_args()
     tool = tool_path(args.build, "launch_cost")
     configs = configs_for(native_platform(tool))
     if args.configs:
         wanted = [n.strip() for n in args.configs.split(",")]
         configs = [c for c in configs if c.name in wanted]
+    if args.baseline:
+        configs += [with_baseline(c, args.baseline) for c in configs if c.hetero]
     patterns = [p for p in args.patterns.split(",") if p]
     print("Per launch, µs (median of %d interleaved processes); Hetero columns: (difference to native)."
           % args.rounds if not args.callgrind else "Instructions per launch, enqueuing thread (callgrind).")

@@ -1,12 +1,13 @@
 """What the bench tools' Python drivers (bandwidth.py, launch_cost.py, split_cost.py) share: the bench
-runner's environments, the tool's path in a build, the native platform, and one run of a tool."""
+runner's environments, the tool's path in a build, the native platform, one run of a tool, and a
+configuration run with another build's Hetero (--baseline)."""
 
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runner.configs import Config  # noqa: E402,F401  (the bench runner's environments)
+from runner.configs import Config, hetero_library  # noqa: E402,F401  (the bench runner's environments)
 
 
 def tool_path(build, name):
@@ -35,3 +36,12 @@ def run_tool(command, config, build, line, timeout=900):
         sys.stderr.write("%s: exit %d%s\n%s%s" % (config.name, done.returncode, "" if matches else ", no result",
                                                   done.stdout[-2000:], done.stderr[-2000:]))
     return matches
+
+
+def with_baseline(config, baseline):
+    """`config` with the Hetero library of the build `baseline` (another tree's, built beside this
+    one: before/after in one run, interleaved), named "<name> (baseline)"."""
+    build = os.path.abspath(baseline)
+    env = dict(config.env, OCL_ICD_FILENAMES=hetero_library(build), OCL_ICD_VENDORS=os.path.join(build, "vendors"))
+    return Config(config.name + " (baseline)", config.label + ", Hetero of " + build, config.platform, config.device,
+                  hetero=True, env=env)
