@@ -74,17 +74,17 @@ static void enqueueWrites(int first, int step) {
 }
 
 struct Share {
-    int index;
-    int enqueue;  // else copy
+    int index, count;  // this thread's pieces: index, index + count, ...
+    int enqueue;       // else copy
     pthread_t thread;
 };
 
 static void* share(void* p) {
     struct Share* s = p;
     if (s->enqueue) {
-        enqueueWrites(s->index, threads);
+        enqueueWrites(s->index, s->count);
     } else {
-        for (int k = s->index; k < writes; k += threads)
+        for (int k = s->index; k < writes; k += s->count)
             memcpy(scratch + (size_t)k * kPiece, source + (size_t)k * kPiece, kPiece);
     }
     return NULL;
@@ -94,6 +94,7 @@ static void inThreads(int count, int enqueue) {
     struct Share shares[kMaxThreads];
     for (int i = 0; i < count; ++i) {
         shares[i].index = i;
+        shares[i].count = count;
         shares[i].enqueue = enqueue;
         if (pthread_create(&shares[i].thread, NULL, share, &shares[i]) != 0) {
             fprintf(stderr, "%s: pthread_create failed\n", toolName);
@@ -190,10 +191,7 @@ int main(int argc, char** argv) {
     if (!strcmp(interlude, "main")) {
         enqueueWrites(0, 1);
     } else if (!strcmp(interlude, "other") || otherQueue) {
-        int saved = threads;
-        threads = 1;
         inThreads(1, 1);
-        threads = saved;
     } else if (!strcmp(interlude, "threads")) {
         inThreads(threads, 1);
     } else if (!strcmp(interlude, "copies")) {
