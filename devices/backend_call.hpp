@@ -5,6 +5,7 @@
 #pragma once
 
 #include "devices/call_count.hpp"
+#include "devices/call_pipe.hpp"
 #include "devices/view_lock.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/object.hpp"
@@ -17,22 +18,31 @@
 // Calls a backend object's entry point through its own dispatch table; for a backend whose views
 // need it, under the shared view lock (devices/view_lock.hpp), except calls that wait.
 #define BACKEND(object, function)                                                                   \
-    (::hetero::backend::Call<decltype((object)->dispatch->function), ::hetero::backend::waits(#function)>{ \
-        (object)->dispatch->function, (object)->dispatch, #function})
+    (::hetero::backend::Call<decltype((object)->dispatch->function), ::hetero::backend::waits(#function), \
+                             ::hetero::backend::ordered(#function)>{(object)->dispatch->function, (object)->dispatch, #function})
 
 namespace hetero {
 namespace backend {
 
 // Calls that wait for other work never hold the view lock (view_lock.hpp).
 constexpr bool waits(std::string_view function) { return function == "clWaitForEvents" || function == "clFinish"; }
+// Calls whose order with the launches that pipes make (call_pipe.hpp) can be observed: they wait
+// until the pipes have made what was pushed before them.
+constexpr bool ordered(std::string_view function) {
+    return function.substr(0, 9) == "clEnqueue" || function == "clFlush" || function == "clFinish" ||
+           function == "clSetKernelArg" || function == "clReleaseMemObject" || function == "clReleaseKernel" ||
+           function == "clReleaseCommandQueue" || function == "clReleaseProgram" || function == "clReleaseContext" ||
+           function == "clReleaseSampler";
+}
 
-template <class Fn, bool Waits>
+template <class Fn, bool Waits, bool Ordered>
 struct Call {
     Fn fn;
     const void* dispatch;
     const char* name;
     template <class... Args>
     auto operator()(Args&&... args) const -> decltype(fn(std::forward<Args>(args)...)) {
+        if constexpr (Ordered) drainPipes();
         if (countingCalls()) {
             CountedCall counted(dispatch, name);
             return call(std::forward<Args>(args)...);

@@ -42,9 +42,13 @@ void releaseLaterFromHere(cl_mem mem) {
 }
 
 // Releases what waits, oldest first, if the lock is free now. Never waits for it: the thread may
-// hold something a call in progress waits for. True when nothing older waits any more.
+// hold something a call in progress waits for. True when nothing older waits any more. Called
+// outside any call: it waits for the pipes (call_pipe.hpp), whose launches may name what goes;
+// never on a pipe's own thread, whose launches still to come may.
 bool releaseWaiting() {
     if (!anyLater.load()) return true;
+    if (onPipeThread()) return false;
+    drainPipes();
     if (pthread_rwlock_trywrlock(rwlock()) != 0) return false;
     std::vector<cl_mem> batch;
     {
@@ -82,6 +86,7 @@ ViewChange::~ViewChange() {
 
 void releaseView(cl_mem view) {
     if (!viewsLocked()) {
+        drainPipes();  // launches a pipe has still to make may name it (call_pipe.hpp)
         view->dispatch->clReleaseMemObject(view);
         return;
     }
