@@ -88,6 +88,14 @@ CallPipe::Launch& CallPipe::next() {
     return l;
 }
 
+bool CallPipe::ready() {
+    if (!sleeping_.load(std::memory_order_seq_cst) || busy()) return true;
+    std::lock_guard lock(sleepMutex_);
+    poked_.store(true);
+    wake_.notify_one();
+    return false;
+}
+
 void CallPipe::push() {
     pushed_.fetch_add(1, std::memory_order_seq_cst);
     if (sleeping_.load(std::memory_order_seq_cst)) {
@@ -126,8 +134,9 @@ void CallPipe::run() {
             if (more) continue;
             std::unique_lock lock(sleepMutex_);
             sleeping_.store(true, std::memory_order_seq_cst);
-            wake_.wait(lock, [&] { return pushed_.load(std::memory_order_seq_cst) != at || stop_.load(); });
-            sleeping_.store(false, std::memory_order_relaxed);
+            wake_.wait(lock, [&] { return pushed_.load(std::memory_order_seq_cst) != at || stop_.load() || poked_.load(); });
+            poked_.store(false);
+            sleeping_.store(false, std::memory_order_seq_cst);
             continue;
         }
         const Launch& l = ring_[at % kRing];

@@ -66,6 +66,10 @@ public:
     CallPipe(const CallPipe&) = delete;
     CallPipe& operator=(const CallPipe&) = delete;
 
+    // Whether to push the next launch: not while the thread sleeps with nothing to make (a launch
+    // alone after a pause is made at once by its own thread rather than wait for this one to
+    // wake); it is woken then for the launches that may follow.
+    bool ready();
     // The record the next push() sends, to be filled in (the ring's next free place: waits while full).
     Launch& next();
     // Sends the record next() gave.
@@ -90,6 +94,7 @@ private:
     alignas(64) std::atomic<uint64_t> made_{0};    // written by the pipe's thread
     alignas(64) std::atomic<bool> sleeping_{false};
     std::atomic<bool> stop_{false};
+    std::atomic<bool> poked_{false};  // woken by ready(): look for launches again before sleeping
     std::atomic<cl_int> error_{CL_SUCCESS};
     std::mutex sleepMutex_;
     std::condition_variable wake_;

@@ -43,6 +43,21 @@ unsigned submitEndDelayMs() {
     return ms;
 }
 
+// HETERO_SUBMIT_THREAD: which slots' launches a pipe makes (devices/call_pipe.hpp). auto (the
+// default): GPU slots, whose launch calls cost microseconds; on: every slot (tests, on PoCL); off.
+bool pipesLaunchesOn(const Slot& slot) {
+    enum Mode { Auto, On, Off };
+    static const Mode mode = [] {
+        auto v = config::get("HETERO_SUBMIT_THREAD", "submit_thread");
+        if (!v || *v == "auto") return Auto;
+        if (*v == "on") return On;
+        if (*v == "off") return Off;
+        HETERO_LOG(Warn, "HETERO_SUBMIT_THREAD=%s is not auto, on or off: auto", v->c_str());
+        return Auto;
+    }();
+    return mode == On || (mode == Auto && (slot.type & CL_DEVICE_TYPE_GPU));
+}
+
 bool flushDeferredNow(unsigned& unflushed) {
     const unsigned every = deferredFlushEvery();
     return every != 0 && unflushed++ % every == 0;
@@ -80,6 +95,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->backend_.resize(context->slotCount());
     q->backendMade_ = std::make_unique<std::atomic<cl_command_queue>[]>(context->slotCount());
     q->timing_.resize(context->slotCount());
+    q->pipes_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
     if (flags & CL_QUEUE_PROFILING_ENABLE)
@@ -92,6 +108,7 @@ Queue::~Queue() {
     lastDirect_.event.reset();
     lastDirect_.later.reset();
     openDeferred_.clear();  // its marker goes before the queue it was made on
+    pipes_.clear();         // makes what waits in them (on the backend queues, still here)
     // No clFinish: the last reference may drop on a backend's callback thread (an event completing
     // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
     // command of this queue is complete by now; the backend deletes a released queue once its
@@ -218,8 +235,14 @@ Queue::Direct::~Direct() {
     Scheduler::watch(&queue_);
 }
 
+backend::CallPipe* Queue::Direct::pipe() {
+    std::unique_ptr<backend::CallPipe>& p = queue_.pipes_[slot_];
+    if (!p && pipesLaunchesOn(Device::instance()->slots()[slot_])) p = std::make_unique<backend::CallPipe>(backend_);
+    return p.get();
+}
+
 Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later,
-                                    bool wantEvent) {
+                                    bool wantEvent, bool piped) {
     Queue& q = queue_;
     if (done) {
         // Whoever sees `done` complete sees the launches without events before it complete too.
@@ -243,7 +266,12 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
     }
     // As trySubmit: commands with events are flushed at once, those without every 16th.
-    if (done || flushDeferredNow(q.unflushedDeferred_)) backend::flush(backend_);
+    if (done || flushDeferredNow(q.unflushedDeferred_)) {
+        if (piped)
+            q.pipes_[slot_]->flushAfterLast();
+        else
+            backend::flush(backend_);
+    }
     return event;
 }
 
@@ -503,6 +531,10 @@ cl_int Queue::finish() {
     outstanding_.erase(std::remove_if(outstanding_.begin(), outstanding_.end(),
                                       [](const Ref<Event>& e) { return e->knownComplete(); }),
                        outstanding_.end());
+    // A launch a pipe made that the backend refused (devices/call_pipe.hpp) is reported here.
+    for (auto& p : pipes_)
+        if (p)
+            if (cl_int err = p->takeError(); err != CL_SUCCESS) return err;
     return CL_SUCCESS;
 }
 

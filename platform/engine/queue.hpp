@@ -4,6 +4,7 @@
 // whose dependencies are met. Each Hetero queue owns one in-order backend queue per slot.
 #pragma once
 
+#include "devices/call_pipe.hpp"
 #include "platform/engine/command.hpp"
 #include "platform/objects/context.hpp"
 
@@ -65,10 +66,15 @@ public:
         bool ok() const { return ok_; }
         cl_command_queue backendQueue() const { return backend_; }
         cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
+        // The pipe that makes this queue's launches on the slot from a thread of its own
+        // (devices/call_pipe.hpp; made on first use), or null where launches are made here.
+        backend::CallPipe* pipe();
         // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
         // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
         // the application when `wantEvent`, else null.
-        Ref<Event> submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later, bool wantEvent);
+        // `piped`: the work was pushed to pipe() instead (without an event).
+        Ref<Event> submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later, bool wantEvent,
+                             bool piped = false);
 
     private:
         Queue& queue_;
@@ -144,6 +150,9 @@ private:
     // launch asks for its backend queue.
     std::unique_ptr<std::atomic<cl_command_queue>[]> backendMade_;
     std::vector<backend::Queue> timing_;  // side queues with profiling (timingQueue)
+    // Per slot: the pipe of Direct::pipe(), made and used in a Direct (under mutex_, in the
+    // submitting turn); declared after backend_: it goes first, making what it holds.
+    std::vector<std::unique_ptr<backend::CallPipe>> pipes_;
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)

@@ -41,6 +41,7 @@ Kernel* Kernel::create(Program* program, const char* name) {
     backend::kernelInfo(k->backend(ref), CL_KERNEL_NUM_ARGS, k->numArgs_);
     k->args_.resize(k->numArgs_);
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));
+    k->launchedOn_.assign(k->backend_.size(), false);
     k->acceptedSize_.assign(k->backend_.size(), std::vector<size_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(program->variants(), k->name_);
     k->readLaunchLimits();
@@ -69,6 +70,7 @@ Kernel* Kernel::clone(Kernel* source) {
         k->args_ = source->args_;
     }
     k->applied_.assign(k->backend_.size(), std::vector<uint64_t>(k->numArgs_, 0));  // clones hold them, unknown to us
+    k->launchedOn_.assign(k->backend_.size(), false);
     k->acceptedSize_.assign(k->backend_.size(), std::vector<size_t>(k->numArgs_, 0));
     k->variants_ = createKernelVariants(k->program_->variants(), k->name_);
     k->readLaunchLimits();
@@ -249,6 +251,35 @@ void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
         const StoredKernelArg& a = args_[i];
         applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp, &applied_[slot]);
     }
+}
+
+bool Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch) {
+    using Pipe = backend::CallPipe;
+    std::vector<uint64_t>& applied = applied_[slot];
+    auto given = [&](cl_uint i) { return applied[i] == args_[i].stamp && args_[i].stamp != 0; };
+    unsigned changed = 0;
+    for (cl_uint i = 0; i < args_.size(); ++i) {
+        if (given(i)) continue;
+        if (!mems[i] && args_[i].value.size() > Pipe::kValueBytes) return false;
+        ++changed;
+    }
+    if (changed > Pipe::kMaxArgs) return false;
+    for (cl_uint i = 0; i < args_.size(); ++i) {
+        if (given(i)) continue;
+        const StoredKernelArg& a = args_[i];
+        Pipe::Arg& out = launch.args[launch.argCount++];
+        out.index = i;
+        out.size = a.size;
+        out.isMem = mems[i] != nullptr;
+        out.hasValue = !a.value.empty();
+        if (out.isMem)
+            out.mem = mems[i]->backendMem(slot);
+        else if (out.hasValue)
+            std::memcpy(out.value, a.value.data(), a.value.size());
+        counters::add(counters::BackendKernelArgs);
+        applied[i] = a.stamp;
+    }
+    return true;
 }
 
 void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const std::vector<unsigned char>& value,

@@ -2,6 +2,8 @@
 // kept as Hetero objects until a launch translates them for the slot it runs on.
 #pragma once
 
+#include "devices/call_pipe.hpp"
+
 #include "platform/objects/memobj.hpp"
 #include "platform/objects/program.hpp"
 #include "platform/objects/sampler.hpp"
@@ -88,6 +90,15 @@ public:
     // With a LaunchLock held: applyArgs() of currentArgs() on the slot's backend kernel, with
     // `mems[i]` the memory object argument i names (locked by the caller), null where none.
     void applyCurrentArgs(unsigned slot, Mem* const* mems);
+    // With a LaunchLock held: applyCurrentArgs() written into `launch` for a pipe to make
+    // (devices/call_pipe.hpp) instead of made now. False, with nothing written or counted as
+    // given, when an argument does not fit the record (a value over CallPipe::kValueBytes).
+    bool pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch);
+    // With a LaunchLock held: whether the slot's backend took a launch of this kernel from this
+    // thread before (a pipe's launch cannot report a backend's refusal to the application: the
+    // first is made at once, and what a backend refuses it refuses on the first).
+    bool launchedOn(unsigned slot) const { return launchedOn_[slot]; }
+    void launchTakenOn(unsigned slot) { launchedOn_[slot] = true; }
     // The split variants of this kernel, or nullptr when it is not splittable.
     const std::shared_ptr<KernelVariants>& variants() const { return variants_; }
     cl_kernel backend(unsigned slot) const { return backend_[slot].get(); }
@@ -115,6 +126,7 @@ private:
     // Per slot, per argument: the stamp of what backend_[slot] was given last (0: unknown).
     // Under launchMutex_.
     std::vector<std::vector<uint64_t>> applied_;
+    std::vector<bool> launchedOn_;  // per slot (launchedOn); under launchMutex_
     // Per slot, per argument: the size of a by-value argument backend_[slot] accepted (0: none yet).
     // A backend judges such an argument by its size alone, so a new value of an accepted size
     // waits for the next launch on the slot instead of costing a backend call on every slot now

@@ -211,16 +211,39 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     // application did not ask for has no times anybody could ask for. Traced launches never come here.
     const bool deferrable = !queue.profiling() || !wantEvent;
     cl_event done = nullptr;
-    try {
-        kernel.applyCurrentArgs(slot, mems);
-    } catch (const Error&) {
-        return false;  // the ordinary way tries again and reports it on the launch's event
-    }
     cl_kernel bk = kernel.backend(slot);
-    if (backend::enqueueKernel(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
-                               launch.hasLocal ? launch.local : nullptr, {waits, waitCount},
-                               deferrable ? nullptr : &done) != CL_SUCCESS)
-        return false;
+    // Without an event or a wait, a launch of a kernel the backend took before goes to the
+    // queue's pipe, whose thread makes its backend calls (devices/call_pipe.hpp).
+    bool piped = false;
+    if (deferrable && waitCount == 0 && kernel.launchedOn(slot)) {
+        backend::CallPipe* pipe = direct.pipe();
+        if (pipe && pipe->ready()) {
+            backend::CallPipe::Launch& l = pipe->next();
+            if (kernel.pipeCurrentArgs(slot, mems, l)) {
+                l.kernel = bk;
+                l.dims = launch.dims;
+                l.hasOffset = launch.hasOffset;
+                l.hasLocal = launch.hasLocal;
+                std::copy(launch.offset, launch.offset + 3, l.offset);
+                std::copy(launch.global, launch.global + 3, l.global);
+                std::copy(launch.local, launch.local + 3, l.local);
+                pipe->push();
+                piped = true;
+            }
+        }
+    }
+    if (!piped) {
+        try {
+            kernel.applyCurrentArgs(slot, mems);
+        } catch (const Error&) {
+            return false;  // the ordinary way tries again and reports it on the launch's event
+        }
+        if (backend::enqueueKernel(target, bk, launch.dims, launch.hasOffset ? launch.offset : nullptr, launch.global,
+                                   launch.hasLocal ? launch.local : nullptr, {waits, waitCount},
+                                   deferrable ? nullptr : &done) != CL_SUCCESS)
+            return false;
+        kernel.launchTakenOn(slot);
+    }
     std::shared_ptr<DeferredEvent> later;
     if (!done) later = queue.deferredEventAfterLast(slot, target);
     for (const auto& u : storages) {
@@ -230,7 +253,7 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         else
             u.storage->wroteOn(slot, later);
     }
-    event = direct.submitted(type, done, std::move(later), wantEvent);
+    event = direct.submitted(type, done, std::move(later), wantEvent, piped);
     const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
     countWholeLaunch(slot, groups);
     return true;

@@ -487,3 +487,45 @@ TEST_CASE("direct launches: a context whose launches had events released at once
     for (int i = 0; i < 3000 && !gone.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK(gone.load());
 }
+
+// Launches a pipe makes (devices/call_pipe.hpp; the piped configurations, with the pipe's thread
+// held back before each launch) are made after the application has let go of their buffers and
+// kernel: releasing them must wait for the launches, which still name them, to be made.
+TEST_CASE("direct launches: buffers and kernels released right after their launches", "[programs][direct]") {
+    Env env;
+    Program p(env);
+    const size_t n = 64;
+    const int rounds = 24;
+    cl_uint alignBits = 0;  // sub-buffer origins must be aligned to it (NVIDIA: 4,096 bits)
+    REQUIRE(clGetDeviceInfo(env.device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits, nullptr) == CL_SUCCESS);
+    const size_t stride = std::max<size_t>(n * 4, alignBits / 8);  // bytes between rounds' results
+    cl_mem results = env.buffer(CL_MEM_READ_WRITE, rounds * stride);
+    for (int r = 0; r < rounds; ++r) {
+        cl_mem scratch = env.buffer(CL_MEM_READ_WRITE, n * 4);
+        cl_kernel mark = p.kernel("mark"), add = p.kernel("add"), copy = p.kernel("copy");
+        setArg(mark, 0, scratch), setArg(mark, 1, cl_int(0));
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, mark, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        setArg(add, 0, scratch);
+        for (cl_int i = 1; i <= r; ++i) {  // the second launch of a kernel onwards is the pipe's
+            setArg(add, 1, i);
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, add, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        }
+        cl_buffer_region region{r * stride, n * 4};
+        cl_int err = CL_SUCCESS;
+        cl_mem into = clCreateSubBuffer(results, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        REQUIRE(err == CL_SUCCESS);
+        setArg(copy, 0, scratch), setArg(copy, 1, into);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, copy, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, copy, 1, nullptr, &n, nullptr, 0, nullptr, nullptr) == CL_SUCCESS);
+        // Nothing waited for: the launches may not have been made yet.
+        clReleaseMemObject(into), clReleaseMemObject(scratch);
+        clReleaseKernel(mark), clReleaseKernel(add), clReleaseKernel(copy);
+    }
+    const std::vector<cl_int> got = env.read<cl_int>(results, rounds * stride / 4);
+    for (int r = 0; r < rounds; ++r) {
+        INFO("round " << r);
+        const auto from = got.begin() + r * stride / 4;
+        CHECK(allEqual(std::vector<cl_int>(from, from + n), r * (r + 1) / 2));
+    }
+    clReleaseMemObject(results);
+}
