@@ -96,6 +96,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->backendMade_ = std::make_unique<std::atomic<cl_command_queue>[]>(context->slotCount());
     q->timing_.resize(context->slotCount());
     q->pipes_.resize(context->slotCount());
+    q->lastPipeCandidate_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
     if (flags & CL_QUEUE_PROFILING_ENABLE)
@@ -236,6 +237,14 @@ Queue::Direct::~Direct() {
 }
 
 backend::CallPipe* Queue::Direct::pipe() {
+    // Launches of a loop come a few microseconds apart; a program's lone launches (a launch, a
+    // read, host work) hundreds or more.
+    constexpr auto kPipeBurstGap = std::chrono::microseconds(100);
+    const auto now = std::chrono::steady_clock::now();
+    auto& last = queue_.lastPipeCandidate_[slot_];
+    const bool burst = now - last < kPipeBurstGap;
+    last = now;
+    if (!burst) return nullptr;
     std::unique_ptr<backend::CallPipe>& p = queue_.pipes_[slot_];
     if (!p && pipesLaunchesOn(Device::instance()->slots()[slot_])) p = std::make_unique<backend::CallPipe>(backend_);
     return p.get();

@@ -9,6 +9,7 @@
 #include "platform/objects/context.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -67,7 +68,10 @@ public:
         cl_command_queue backendQueue() const { return backend_; }
         cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
         // The pipe that makes this queue's launches on the slot from a thread of its own
-        // (devices/call_pipe.hpp; made on first use), or null where launches are made here.
+        // (devices/call_pipe.hpp; made on first use), or null where launches are made here: on
+        // slots without pipes, and for a launch that does not follow the queue's previous one on
+        // the slot within kPipeBurstGap (a lone launch gains nothing from another thread, and
+        // starting or waking one costs it microseconds).
         backend::CallPipe* pipe();
         // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
         // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
@@ -153,6 +157,7 @@ private:
     // Per slot: the pipe of Direct::pipe(), made and used in a Direct (under mutex_, in the
     // submitting turn); declared after backend_: it goes first, making what it holds.
     std::vector<std::unique_ptr<backend::CallPipe>> pipes_;
+    std::vector<std::chrono::steady_clock::time_point> lastPipeCandidate_;  // per slot (Direct::pipe)
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
