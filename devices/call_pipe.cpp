@@ -55,6 +55,11 @@ void drainPipesSlow() {
 }
 
 CallPipe::CallPipe(cl_command_queue queue) : queue_(queue), ring_(new Launch[kRing]) {
+    // A program may return from main right after its last launch, with no wait: its launches are
+    // made before the exit-time destructors (the backends' among them) run, as they would have
+    // been by its own thread. Registered after the backends were loaded, so it runs before theirs.
+    static std::once_flag atExit;
+    std::call_once(atExit, [] { std::atexit(drainPipesSlow); });
     thread_ = std::thread([this] { run(); });
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
