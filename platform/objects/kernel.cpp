@@ -261,6 +261,9 @@ bool Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe:
     for (cl_uint i = 0; i < args_.size(); ++i) {
         if (given(i)) continue;
         if (!mems[i] && args_[i].value.size() > Pipe::kValueBytes) return false;
+        // A new __local size may be more than the backend gives at the launch: made at once, it
+        // returns that refusal to the application.
+        if (!mems[i] && args_[i].value.empty() && args_[i].size != 0) return false;
         ++changed;
     }
     if (changed > Pipe::kMaxArgs) return false;

@@ -92,7 +92,8 @@ public:
     void applyCurrentArgs(unsigned slot, Mem* const* mems);
     // With a LaunchLock held: applyCurrentArgs() written into `launch` for a pipe to make
     // (devices/call_pipe.hpp) instead of made now. False, with nothing written or counted as
-    // given, when an argument does not fit the record (a value over CallPipe::kValueBytes).
+    // given, when an argument does not fit the record (a value over CallPipe::kValueBytes) or is a
+    // new __local size.
     bool pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch);
     // With a LaunchLock held: whether the slot's backend took a launch of this kernel from this
     // thread before (a pipe's launch cannot report a backend's refusal to the application: the
