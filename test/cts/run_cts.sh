@@ -15,8 +15,9 @@ usage: test/cts/run_cts.sh [options] SUITE[:CASE,CASE...] ...
 options:
   --cts DIR       where the CTS binaries are (default $HETERO_CTS_DIR); searched recursively
   --build DIR     Hetero's build directory (default: build/ of this checkout)
-  --configs LIST  comma list of native,one,split,split-eager (default native,one,split-eager:
-                  split-eager is the configuration whose launches really split)
+  --configs LIST  comma list of native,one,split,split-eager,piped (default native,one,split-eager:
+                  split-eager is the configuration whose launches really split; piped: one slot in
+                  discrete memory, every launch in a loop made by a pipe thread held back up to 30 us)
   --out DIR       logs and results.tsv (default cts-results/); cases already there are not rerun
   --timeout S     seconds per case (default 300); a case past it counts as a hang
   --jobs N        cases run at once (default 1)
@@ -136,7 +137,7 @@ if [[ $report_only -eq 1 ]]; then report; exit 0; fi
 if [[ ${#specs[@]} -eq 0 ]]; then usage >&2; exit 2; fi
 if [[ -z "$cts" || ! -d "$cts" ]]; then echo "say where the CTS binaries are: --cts DIR or HETERO_CTS_DIR" >&2; exit 2; fi
 hetero_lib="$build/icd/libHeteroOpenCL.so.1"
-if [[ ",$configs," == *,one,* || ",$configs," == *,split,* || ",$configs," == *,split-eager,* ]]; then
+if [[ ",$configs," == *,one,* || ",$configs," == *,split,* || ",$configs," == *,split-eager,* || ",$configs," == *,piped,* ]]; then
     [[ -e "$hetero_lib" ]] || { echo "no Hetero library at $hetero_lib (build it, or --build DIR)" >&2; exit 2; }
 fi
 if [[ -z "$native_icd" ]]; then
@@ -156,6 +157,9 @@ config_env() {
     # As split, with the split variants built with the program: with lazy building (split's) a
     # kernel's first launch runs whole, and most CTS cases launch each kernel once or twice.
     split-eager) echo "OCL_ICD_FILENAMES=$hetero_lib OCL_ICD_VENDORS=$build/vendors HETERO_CONFIG=/nonexistent HETERO_DEVICES=pocl:0,pocl:0 HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_MEMORY=discrete" ;;
+    # One slot in discrete memory (as on a GPU), every launch in a loop made by the queue's pipe
+    # thread (devices/call_pipe.hpp), which is held back before each launch.
+    piped) echo "OCL_ICD_FILENAMES=$hetero_lib OCL_ICD_VENDORS=$build/vendors HETERO_CONFIG=/nonexistent HETERO_DEVICES=pocl:0 HETERO_MEMORY=discrete HETERO_SUBMIT_THREAD=on HETERO_TEST_PIPE_DELAY_US=30" ;;
     *) echo "unknown configuration $1" >&2; exit 2 ;;
     esac
 }
