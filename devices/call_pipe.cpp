@@ -49,9 +49,32 @@ bool onPipeThread() { return pipeThread; }
 
 void drainPipesSlow() {
     if (pipeThread) return;
+    // What each busy pipe had been given, taken under the registry's mutex; the waits happen
+    // outside it (a pipe made meanwhile, by a callback on a pipe's thread say, must not wait for
+    // them), the pipes held by their waiter counts until then (~CallPipe waits for none).
+    constexpr size_t kMost = 16;
+    struct Wait {
+        CallPipe* pipe;
+        uint64_t pushed;
+    } waits[kMost];
+    size_t count = 0;
     Registry& r = registry();
-    std::lock_guard lock(r.mutex);
-    for (CallPipe* p : r.pipes) p->drain();
+    {
+        std::lock_guard lock(r.mutex);
+        for (CallPipe* p : r.pipes) {
+            if (!p->busy()) continue;
+            if (count == kMost) {  // more busy pipes than that: the rest waited for under the mutex
+                p->drain();
+                continue;
+            }
+            p->waiters_.fetch_add(1, std::memory_order_acq_rel);
+            waits[count++] = {p, p->pushed_.load(std::memory_order_acquire)};
+        }
+    }
+    for (size_t i = 0; i < count; ++i) {
+        waits[i].pipe->waitFor(waits[i].pushed);
+        waits[i].pipe->waiters_.fetch_sub(1, std::memory_order_acq_rel);
+    }
 }
 
 CallPipe::CallPipe(cl_command_queue queue) : queue_(queue), ring_(new Launch[kRing]) {
@@ -75,6 +98,9 @@ CallPipe::~CallPipe() {
         pipesLive.fetch_sub(1, std::memory_order_acq_rel);
     }
     drain();
+    // Threads that took this pipe from the registry before it left may still be waiting on it.
+    unsigned spins = 0;
+    while (waiters_.load(std::memory_order_acquire) != 0) spinPause(spins);
     stop_.store(true);
     {
         std::lock_guard lock(sleepMutex_);
@@ -114,10 +140,11 @@ void CallPipe::flushAfterLast() {
     push();
 }
 
-void CallPipe::drain() {
-    const uint64_t target = pushed_.load(std::memory_order_acquire);
+void CallPipe::drain() { waitFor(pushed_.load(std::memory_order_acquire)); }
+
+void CallPipe::waitFor(uint64_t pushed) const {
     unsigned spins = 0;
-    while (made_.load(std::memory_order_acquire) < target) spinPause(spins);
+    while (made_.load(std::memory_order_acquire) < pushed) spinPause(spins);
 }
 
 cl_int CallPipe::takeError() { return error_.exchange(CL_SUCCESS); }

@@ -84,6 +84,8 @@ public:
     cl_int takeError();
 
 private:
+    friend void drainPipesSlow();
+    void waitFor(uint64_t pushed) const;  // until the calls of the first `pushed` records are made
     void run();
     void make(const Launch& l);
 
@@ -94,7 +96,8 @@ private:
     alignas(64) std::atomic<uint64_t> made_{0};    // written by the pipe's thread
     alignas(64) std::atomic<bool> sleeping_{false};
     std::atomic<bool> stop_{false};
-    std::atomic<bool> poked_{false};  // woken by ready(): look for launches again before sleeping
+    std::atomic<bool> poked_{false};
+    std::atomic<unsigned> waiters_{0};  // drainPipesSlow() calls waiting on this pipe outside the registry's mutex  // woken by ready(): look for launches again before sleeping
     std::atomic<cl_int> error_{CL_SUCCESS};
     std::mutex sleepMutex_;
     std::condition_variable wake_;
