@@ -98,7 +98,7 @@ struct Fake {
 
 }  // namespace
 
-TEST_CASE("a pipe makes the launches pushed on its own thread, in order, each after its arguments", "[call_pipe]") {
+TEST_CASE("call pipe: a pipe makes the launches pushed on its own thread, in order, each after its arguments", "[call_pipe]") {
     Fake fake;
     hetero::backend::CallPipe pipe(&fake.queue);
     const int launches = 2000;  // more than the ring holds: the pushing thread waits for room
@@ -112,7 +112,7 @@ TEST_CASE("a pipe makes the launches pushed on its own thread, in order, each af
     }
 }
 
-TEST_CASE("an ordered backend call waits until the pipes made what was pushed before it, from any thread",
+TEST_CASE("call pipe: an ordered backend call waits until the pipes made what was pushed before it, from any thread",
           "[call_pipe]") {
     Fake fake;
     fake.table.clEnqueueNDRangeKernel = fakeLaunch;
@@ -129,7 +129,7 @@ TEST_CASE("an ordered backend call waits until the pipes made what was pushed be
     CHECK(launchesBeforeRelease == 80);
 }
 
-TEST_CASE("a launch the backend refused is reported once", "[call_pipe]") {
+TEST_CASE("call pipe: a launch the backend refused is reported once", "[call_pipe]") {
     Fake fake;
     refuseLaunch = 2;
     hetero::backend::CallPipe pipe(&fake.queue);
@@ -140,7 +140,7 @@ TEST_CASE("a launch the backend refused is reported once", "[call_pipe]") {
     CHECK(pipe.takeError() == CL_SUCCESS);
 }
 
-TEST_CASE("a flush pushed after launches comes after them", "[call_pipe]") {
+TEST_CASE("call pipe: a flush pushed after launches comes after them", "[call_pipe]") {
     Fake fake;
     hetero::backend::CallPipe pipe(&fake.queue);
     for (int i = 0; i < 16; ++i) fake.push(pipe, i);
@@ -150,7 +150,7 @@ TEST_CASE("a flush pushed after launches comes after them", "[call_pipe]") {
     CHECK(flushes == 1);
 }
 
-TEST_CASE("a pipe asleep with nothing to make is not offered the next launch, and wakes for the ones after",
+TEST_CASE("call pipe: a pipe asleep with nothing to make is not offered the next launch, and wakes for the ones after",
           "[call_pipe]") {
     Fake fake;
     hetero::backend::CallPipe pipe(&fake.queue);
