@@ -11,7 +11,7 @@
 // that queue (Queue::Direct), one at a time. Whatever else could observe the order of the backend
 // calls waits until every pipe has made the calls pushed before it (drainPipes): every backend call
 // that enqueues, flushes, finishes, sets a kernel argument or releases an object
-// (backend_call.hpp's `ordered`), and a view's creation or release (view_lock.cpp). So a launch's
+// (backend_call.hpp's `ordered`), and a view's release (view_lock.cpp). So a launch's
 // events, a marker after it, a read of what it wrote, a kernel argument set again and a buffer
 // released after it all see the launch enqueued first, as if the application's thread had made it.
 #pragma once
@@ -74,7 +74,7 @@ public:
     Launch& next();
     // Sends the record next() gave.
     void push();
-    // The next launch pushed is followed by a flush (the 16th without an event: queue.cpp).
+    // Pushes a flush after the launches pushed so far (every 16th launch without an event: queue.cpp).
     void flushAfterLast();
     // Waits until every call pushed so far was made.
     void drain();
@@ -96,8 +96,8 @@ private:
     alignas(64) std::atomic<uint64_t> made_{0};    // written by the pipe's thread
     alignas(64) std::atomic<bool> sleeping_{false};
     std::atomic<bool> stop_{false};
-    std::atomic<bool> poked_{false};
-    std::atomic<unsigned> waiters_{0};  // drainPipesSlow() calls waiting on this pipe outside the registry's mutex  // woken by ready(): look for launches again before sleeping
+    std::atomic<bool> poked_{false};    // woken by ready(): look for launches again before sleeping
+    std::atomic<unsigned> waiters_{0};  // drainPipesSlow() calls waiting on this pipe outside the registry's mutex
     std::atomic<cl_int> error_{CL_SUCCESS};
     std::mutex sleepMutex_;
     std::condition_variable wake_;

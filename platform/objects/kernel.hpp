@@ -95,9 +95,9 @@ public:
     // given, when an argument does not fit the record (a value over CallPipe::kValueBytes) or is a
     // new __local size.
     bool pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch);
-    // With a LaunchLock held: whether the slot's backend took a launch of this kernel from this
-    // thread before (a pipe's launch cannot report a backend's refusal to the application: the
-    // first is made at once, and what a backend refuses it refuses on the first).
+    // With a LaunchLock held: whether the slot's backend took a launch of this kernel before (a
+    // pipe's launch cannot report a backend's refusal to the application: the first is made at
+    // once, and what a backend refuses for the kernel itself it refuses on the first).
     bool launchedOn(unsigned slot) const { return launchedOn_[slot]; }
     void launchTakenOn(unsigned slot) { launchedOn_[slot] = true; }
     // The split variants of this kernel, or nullptr when it is not splittable.
