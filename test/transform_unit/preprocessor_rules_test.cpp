@@ -91,6 +91,25 @@ TEST_CASE("transform_unit.preprocessor.lexer_directives_and_identifiers") {
         CHECK(std::find(ids.begin(), ids.end(), seen) != ids.end());
 }
 
+// Old Mac line endings: clang ends a line at a carriage return alone, so the lexer must too, or a
+// whole program is one line to it and an #undef inside a kernel goes unseen (the transform fuzzer
+// found a kernel whose split copies then computed with the option's macro undefined).
+TEST_CASE("transform_unit.preprocessor.lone_carriage_returns_end_lines") {
+    const std::string text = "#define A 1\r#ifdef A\rint x = A;\r#undef A\r#endif\r#define B 1 \\\r + 2\r";
+    const td::Lexed lx = td::lex(text);
+    REQUIRE(lx.directives.size() == 5);
+    CHECK(lx.directives[0].name == "define");
+    CHECK(lx.directives[0].rest == "1");
+    CHECK(lx.directives[1].name == "ifdef");
+    CHECK(lx.directives[2].name == "undef");
+    CHECK(lx.directives[2].macro == "A");
+    CHECK(lx.directives[2].depth == 1);
+    CHECK(lx.directives[3].name == "endif");
+    CHECK(lx.directives[4].macro == "B");
+    CHECK(lx.directives[4].rest == "1 + 2");  // a backslash before a lone carriage return splices
+    CHECK(lx.lineOf(lx.directives[2].begin) == 4);
+}
+
 TEST_CASE("transform_unit.preprocessor.refused_kernels_and_their_reasons") {
     const std::string body = "(__global int* o) { o[get_global_id(0)] = (int)get_group_id(0)";
     auto kernel = [&](const std::string& name, const std::string& inside) {
