@@ -253,24 +253,23 @@ void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
     }
 }
 
-bool Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch) {
+bool Kernel::currentArgsPipeable(unsigned slot, Mem* const* mems) const {
     using Pipe = backend::CallPipe;
-    std::vector<uint64_t>& applied = applied_[slot];
-    auto given = [&](cl_uint i) { return applied[i] == args_[i].stamp && args_[i].stamp != 0; };
-    unsigned changed = 0;
+    unsigned toGive = 0;
     for (cl_uint i = 0; i < args_.size(); ++i) {
-        if (given(i)) continue;
-        if (!mems[i] && args_[i].value.size() > Pipe::kValueBytes) return false;
-        // A new __local size may be more than the backend gives at the launch: made at once, it
-        // returns that refusal to the application.
-        if (!mems[i] && args_[i].value.empty() && args_[i].size != 0) return false;
-        ++changed;
-    }
-    if (changed > Pipe::kMaxArgs) return false;
-    for (cl_uint i = 0; i < args_.size(); ++i) {
-        if (given(i)) continue;
         const StoredKernelArg& a = args_[i];
-        Pipe::Arg& out = launch.args[launch.argCount++];
+        if (given(slot, i, a.stamp)) continue;
+        if (!mems[i] && (a.value.size() > Pipe::kValueBytes || (a.value.empty() && a.size != 0))) return false;
+        if (++toGive > Pipe::kMaxArgs) return false;
+    }
+    return true;
+}
+
+void Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch) {
+    for (cl_uint i = 0; i < args_.size(); ++i) {
+        const StoredKernelArg& a = args_[i];
+        if (given(slot, i, a.stamp)) continue;
+        backend::CallPipe::Arg& out = launch.args[launch.argCount++];
         out.index = i;
         out.size = a.size;
         out.isMem = mems[i] != nullptr;
@@ -280,15 +279,14 @@ bool Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe:
         else if (out.hasValue)
             std::memcpy(out.value, a.value.data(), a.value.size());
         counters::add(counters::BackendKernelArgs);
-        applied[i] = a.stamp;
+        applied_[slot][i] = a.stamp;
     }
-    return true;
 }
 
 void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const std::vector<unsigned char>& value,
                       Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied) {
     if (applied) {
-        if ((*applied)[i] == stamp && stamp != 0) return;
+        if (given(slot, i, stamp)) return;
         (*applied)[i] = 0;  // unknown until the backend took it
     }
     counters::add(counters::BackendKernelArgs);

@@ -90,11 +90,14 @@ public:
     // With a LaunchLock held: applyArgs() of currentArgs() on the slot's backend kernel, with
     // `mems[i]` the memory object argument i names (locked by the caller), null where none.
     void applyCurrentArgs(unsigned slot, Mem* const* mems);
-    // With a LaunchLock held: applyCurrentArgs() written into `launch` for a pipe to make
-    // (devices/call_pipe.hpp) instead of made now. False, with nothing written or counted as
-    // given, when an argument does not fit the record (a value over CallPipe::kValueBytes) or is a
-    // new __local size.
-    bool pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch);
+    // With a LaunchLock held: whether what applyCurrentArgs() would give fits a pipe's record
+    // (devices/call_pipe.hpp): at most CallPipe::kMaxArgs arguments, no value over
+    // CallPipe::kValueBytes, no new __local size (made at once, a backend's refusal of the size
+    // comes back from the launch itself).
+    bool currentArgsPipeable(unsigned slot, Mem* const* mems) const;
+    // With a LaunchLock held: applyCurrentArgs() written into `launch` for the pipe to make instead
+    // of made now (only after currentArgsPipeable() said yes), and counted as given.
+    void pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe::Launch& launch);
     // With a LaunchLock held: whether the slot's backend took a launch of this kernel before (a
     // pipe's launch cannot report a backend's refusal to the application: the first is made at
     // once, and what a backend refuses for the kernel itself it refuses on the first).
@@ -142,6 +145,8 @@ private:
     std::vector<cl_kernel_arg_address_qualifier> qualifiers_;
     void readLaunchLimits();
     void readArgQualifiers();
+    // Whether the slot's own kernel has argument `index` as stamped `stamp` (0: never given).
+    bool given(unsigned slot, cl_uint index, uint64_t stamp) const { return stamp != 0 && applied_[slot][index] == stamp; }
     // Gives argument `index` to backend kernel `k` of `slot`, unless `applied` (the slot's own
     // kernel's stamps, null for a variant) says it already has it.
     void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,

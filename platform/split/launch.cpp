@@ -217,19 +217,18 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     bool piped = false;
     if (deferrable && waitCount == 0 && kernel.launchedOn(slot)) {
         backend::CallPipe* pipe = direct.pipe();
-        if (pipe && pipe->ready()) {
+        if (pipe && pipe->ready() && kernel.currentArgsPipeable(slot, mems)) {
             backend::CallPipe::Launch& l = pipe->next();
-            if (kernel.pipeCurrentArgs(slot, mems, l)) {
-                l.kernel = bk;
-                l.dims = launch.dims;
-                l.hasOffset = launch.hasOffset;
-                l.hasLocal = launch.hasLocal;
-                std::copy(launch.offset, launch.offset + 3, l.offset);
-                std::copy(launch.global, launch.global + 3, l.global);
-                std::copy(launch.local, launch.local + 3, l.local);
-                pipe->push();
-                piped = true;
-            }
+            kernel.pipeCurrentArgs(slot, mems, l);
+            l.kernel = bk;
+            l.dims = launch.dims;
+            l.hasOffset = launch.hasOffset;
+            l.hasLocal = launch.hasLocal;
+            std::copy(launch.offset, launch.offset + 3, l.offset);
+            std::copy(launch.global, launch.global + 3, l.global);
+            std::copy(launch.local, launch.local + 3, l.local);
+            pipe->push();
+            piped = true;
         }
     }
     if (!piped) {
