@@ -1,6 +1,7 @@
 #include "devices/call_count.hpp"
 
 #include "devices/backend.hpp"
+#include "devices/call_pipe.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,8 +25,9 @@ struct Counts {
     };
     std::map<std::pair<const void*, std::string>, Tally> calls;
     // The threads that enqueued commands on each backend: on NVIDIA, commands enqueued from several
-    // threads slowed every later launch of the process (docs/results/h100-session19).
-    std::map<const void*, std::set<std::thread::id>> enqueuers;
+    // threads slowed every later launch of the process (docs/results/h100-session19). The launch
+    // pipes' threads (call_pipe.hpp) apart: one other thread did not (h100-session20).
+    std::map<const void*, std::set<std::thread::id>> enqueuers, pipeEnqueuers;
 };
 
 // Never destroyed: calls may still come from backend threads while the process exits.
@@ -50,6 +52,9 @@ void printCounts() {
     for (const auto& [dispatch, threads] : c.enqueuers)
         std::fprintf(stderr, "hetero: backend calls: commands enqueued on %s (dispatch %p) from %zu thread%s\n",
                      backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
+    for (const auto& [dispatch, threads] : c.pipeEnqueuers)
+        std::fprintf(stderr, "hetero: backend calls: launches enqueued on %s (dispatch %p) by %zu launch pipe%s\n",
+                     backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -65,10 +70,12 @@ void countCalls() {
 void countCall(const void* dispatch, const char* function, long long nanoseconds) {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
-    auto& t = c.calls[{dispatch, function}];
+    const bool piped = onPipeThread();
+    auto& t = c.calls[{dispatch, piped ? std::string(function) + " by a launch pipe" : std::string(function)}];
     ++t.calls;
     t.nanoseconds += nanoseconds;
-    if (std::strncmp(function, "clEnqueue", 9) == 0) c.enqueuers[dispatch].insert(std::this_thread::get_id());
+    if (std::strncmp(function, "clEnqueue", 9) == 0)
+        (piped ? c.pipeEnqueuers : c.enqueuers)[dispatch].insert(std::this_thread::get_id());
 }
 
 }  // namespace backend
