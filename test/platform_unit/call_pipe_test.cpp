@@ -1,7 +1,8 @@
 // A launch pipe (devices/call_pipe.hpp) on a fake backend: its thread makes the launches pushed, in
 // order, each after its arguments; every ordered backend call (a marker, a release) from any thread
 // waits until what was pushed before it is made; a refused launch is reported once; a pipe asleep
-// with nothing to make is not offered the next launch, and is woken for the ones after it.
+// with nothing to make is not offered the next launch, and is woken for the ones after it; threads
+// waiting for its calls sleep and are each woken when theirs are made.
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
 #include "devices/call_pipe.hpp"
@@ -170,4 +171,37 @@ TEST_CASE("call pipe: a pipe asleep with nothing to make is not offered the next
         if (!taken) std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
     CHECK(taken);
+}
+
+TEST_CASE("call pipe: threads waiting for its calls, for ring room or a drain, are each woken once theirs are made",
+          "[call_pipe]") {
+    // The pipe falls far behind: the pushing thread waits for room in the full ring, and four
+    // threads drain at once, each past its spin into sleep. A waiter never woken hangs the test.
+    Fake fake;
+    launchDelayUs = 20;
+    hetero::backend::CallPipe pipe(&fake.queue);
+    std::atomic<int> pushedSoFar{0};
+    std::atomic<bool> pushing{true};
+    std::atomic<int> early{0}, drains{0};
+    std::vector<std::thread> drainers;
+    for (int t = 0; t < 4; ++t)
+        drainers.emplace_back([&] {
+            while (pushing.load()) {
+                const int before = pushedSoFar.load();
+                hetero::backend::drainPipes();
+                if (madeCount() < before) ++early;
+                ++drains;
+            }
+        });
+    const int launches = 3000;
+    for (int i = 0; i < launches; ++i) {
+        fake.push(pipe, i);
+        ++pushedSoFar;
+    }
+    pushing = false;
+    for (auto& t : drainers) t.join();
+    pipe.drain();
+    CHECK(madeCount() == launches);
+    CHECK(early == 0);
+    CHECK(drains >= 4);
 }
