@@ -58,6 +58,18 @@ bool pipesLaunchesOn(const Slot& slot) {
     return mode == On || (mode == Auto && (slot.type & CL_DEVICE_TYPE_GPU));
 }
 
+// How many launches in a row within kPipeBurstGap make a queue's pipe: 8 (3mm's and gemm's runs of
+// two or three lone launches start none). HETERO_TEST_PIPE_AFTER_RUN=<n> (tests only: 1 pipes
+// a queue's launches from its first run of two, so short test cases reach the pipe).
+unsigned pipeAfterRun() {
+    static const unsigned n = [] {
+        auto v = config::get("HETERO_TEST_PIPE_AFTER_RUN", "test_pipe_after_run");
+        const unsigned long got = v ? std::strtoul(v->c_str(), nullptr, 10) : 0;
+        return got ? static_cast<unsigned>(got) : 8u;
+    }();
+    return n;
+}
+
 bool flushDeferredNow(unsigned& unflushed) {
     const unsigned every = deferredFlushEvery();
     return every != 0 && unflushed++ % every == 0;
@@ -97,6 +109,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->timing_.resize(context->slotCount());
     q->pipes_.resize(context->slotCount());
     q->lastPipeCandidate_.resize(context->slotCount());
+    q->pipeCandidateRun_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
     if (flags & CL_QUEUE_PROFILING_ENABLE)
@@ -244,9 +257,15 @@ backend::CallPipe* Queue::Direct::pipe() {
     auto& last = queue_.lastPipeCandidate_[slot_];
     const bool burst = now - last < kPipeBurstGap;
     last = now;
-    if (!burst) return nullptr;
+    unsigned& run = queue_.pipeCandidateRun_[slot_];
+    if (!burst) {
+        run = 0;
+        return nullptr;
+    }
+    ++run;
     std::unique_ptr<backend::CallPipe>& p = queue_.pipes_[slot_];
-    if (!p && pipesLaunchesOn(Device::instance()->slots()[slot_])) p = std::make_unique<backend::CallPipe>(backend_);
+    if (!p && run >= pipeAfterRun() && pipesLaunchesOn(Device::instance()->slots()[slot_]))
+        p = std::make_unique<backend::CallPipe>(backend_);
     return p.get();
 }
 

@@ -68,10 +68,12 @@ public:
         cl_command_queue backendQueue() const { return backend_; }
         cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
         // The pipe that makes this queue's launches on the slot from a thread of its own
-        // (devices/call_pipe.hpp; made on first use), or null where launches are made here: on
-        // slots without pipes, and for a launch that does not follow the queue's previous one on
-        // the slot within kPipeBurstGap (a lone launch gains nothing from another thread, and
-        // starting or waking one costs it microseconds).
+        // (devices/call_pipe.hpp), or null where launches are made here: on slots without pipes,
+        // and for a launch that does not follow the queue's previous one on the slot within
+        // kPipeBurstGap (a lone launch gains nothing from another thread, and starting or waking
+        // one costs it microseconds). The pipe is made once a run of such launches is long enough
+        // to be a loop's (kPipeAfterRun): its thread's first NVIDIA call costs 100-200 us, more
+        // than a program's few launches in a row could gain.
         backend::CallPipe* pipe();
         // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
         // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
@@ -158,6 +160,7 @@ private:
     // submitting turn); declared after backend_: it goes first, making what it holds.
     std::vector<std::unique_ptr<backend::CallPipe>> pipes_;
     std::vector<std::chrono::steady_clock::time_point> lastPipeCandidate_;  // per slot (Direct::pipe)
+    std::vector<unsigned> pipeCandidateRun_;  // per slot: launches in a row within kPipeBurstGap
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)

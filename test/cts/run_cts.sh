@@ -159,7 +159,7 @@ config_env() {
     split-eager) echo "OCL_ICD_FILENAMES=$hetero_lib OCL_ICD_VENDORS=$build/vendors HETERO_CONFIG=/nonexistent HETERO_DEVICES=pocl:0,pocl:0 HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_MEMORY=discrete" ;;
     # One slot in discrete memory (as on a GPU), every launch in a loop made by the queue's pipe
     # thread (devices/call_pipe.hpp), which is held back before each launch.
-    piped) echo "OCL_ICD_FILENAMES=$hetero_lib OCL_ICD_VENDORS=$build/vendors HETERO_CONFIG=/nonexistent HETERO_DEVICES=pocl:0 HETERO_MEMORY=discrete HETERO_SUBMIT_THREAD=on HETERO_TEST_PIPE_DELAY_US=30" ;;
+    piped) echo "OCL_ICD_FILENAMES=$hetero_lib OCL_ICD_VENDORS=$build/vendors HETERO_CONFIG=/nonexistent HETERO_DEVICES=pocl:0 HETERO_MEMORY=discrete HETERO_SUBMIT_THREAD=on HETERO_TEST_PIPE_AFTER_RUN=1 HETERO_TEST_PIPE_DELAY_US=30" ;;
     *) echo "unknown configuration $1" >&2; exit 2 ;;
     esac
 }
