@@ -106,7 +106,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->properties_ = std::move(props);
     q->backend_.resize(context->slotCount());
     q->backendMade_ = std::make_unique<std::atomic<cl_command_queue>[]>(context->slotCount());
-    q->profiled_ = std::make_unique<bool[]>(context->slotCount());
+    q->timing_.resize(context->slotCount());
     q->pipes_.resize(context->slotCount());
     q->lastPipeCandidate_.resize(context->slotCount());
     q->pipeCandidateRun_.resize(context->slotCount());
@@ -127,6 +127,7 @@ Queue::~Queue() {
     // there releases its queue), where blocking calls are undefined (clSetEventCallback). Every
     // command of this queue is complete by now; the backend deletes a released queue once its
     // commands are done.
+    timing_.clear();
     backend_.clear();
 }
 
@@ -136,20 +137,7 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
     if (!backend_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
         cl_int err = CL_SUCCESS;
-        // Over several slots auto mode times some launches run whole (timingQueue): the queue
-        // profiles, so that a timed launch stays in order on it. A side queue with profiling cost
-        // each timed launch a dependency across two backend queues, and launches on a profiling
-        // queue without an event cost NVIDIA what they cost without (docs/results/h100-session20).
-        const bool timed = context_->slotCount() > 1;
-        backend_[slot] = backend::queue(context_->backend(slot), s.device,
-                                        profiling() || timed ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
-        profiled_[slot] = (profiling() || timed) && backend_[slot];
-        if (!backend_[slot] && timed && !profiling()) {
-            HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches there go untimed", s.describe().c_str(),
-                       errorName(err));
-            backend_[slot] = backend::queue(context_->backend(slot), s.device, 0, &err);
-            profiled_[slot] = false;
-        }
+        backend_[slot] = backend::queue(context_->backend(slot), s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
         if (!backend_[slot]) {
             HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
             fail(CL_OUT_OF_RESOURCES);
@@ -160,8 +148,18 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
 }
 
 cl_command_queue Queue::timingQueue(unsigned slot) {
-    cl_command_queue q = backendQueue(slot);
-    return profiled_[slot] ? q : nullptr;
+    if (profiling()) return backendQueue(slot);
+    std::lock_guard lock(backendMutex_);
+    if (!timing_[slot]) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_int err = CL_SUCCESS;
+        timing_[slot] = backend::queue(context_->backend(slot), s.device, CL_QUEUE_PROFILING_ENABLE, &err);
+        if (!timing_[slot] && !timingRefused_) {  // once per queue: auto mode asks again now and then
+            HETERO_LOG(Warn, "a profiling queue on %s failed (%s): launches go untimed", s.describe().c_str(), errorName(err));
+            timingRefused_ = true;
+        }
+    }
+    return timing_[slot].get();
 }
 
 std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot, cl_command_queue q) {

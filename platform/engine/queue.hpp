@@ -33,8 +33,9 @@ public:
 
     // The backend queue of this queue on `slot`, created on first use.
     cl_command_queue backendQueue(unsigned slot);
-    // The backend queue on `slot` when it has profiling enabled, for launches auto mode times
-    // (launch_timing.hpp); null when it has not (the backend refused it).
+    // A queue on `slot` with profiling enabled, for launches auto mode times (launch_timing.hpp):
+    // the backend queue itself when this queue profiles, else a side queue made on first use.
+    // Null when the backend refuses one. Commands on it are ordered by their wait lists.
     cl_command_queue timingQueue(unsigned slot);
 
     // For a command just enqueued on `q` = backendQueue(slot) without an event: the deferred event
@@ -154,12 +155,13 @@ private:
     // backend_[slot] once made (it stays until the queue goes), read without backendMutex_: every
     // launch asks for its backend queue.
     std::unique_ptr<std::atomic<cl_command_queue>[]> backendMade_;
-    std::unique_ptr<bool[]> profiled_;  // per slot: backend_[slot] has profiling (before backendMade_)
+    std::vector<backend::Queue> timing_;  // side queues with profiling (timingQueue)
     // Per slot: the pipe of Direct::pipe(), made and used in a Direct (under mutex_, in the
     // submitting turn); declared after backend_: it goes first, making what it holds.
     std::vector<std::unique_ptr<backend::CallPipe>> pipes_;
     std::vector<std::chrono::steady_clock::time_point> lastPipeCandidate_;  // per slot (Direct::pipe)
     std::vector<unsigned> pipeCandidateRun_;  // per slot: launches in a row within kPipeBurstGap
+    bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
     std::mutex backendMutex_;

@@ -5,8 +5,8 @@
 // launch behind a queue of others) makes every other launch of the process slower: its event
 // thread spins on a lock the enqueuing thread needs. Timing one launch in 256 that way cost
 // jacobi-1d about 5 us per launch on the H100 (docs/results/h100-session5/). Profiling timestamps need a queue with
-// profiling enabled: over several slots a Hetero queue's backend queues have it (Queue::timingQueue),
-// so a timed launch is one with an event, in order with the others.
+// profiling enabled, so a timed launch runs on a side queue of its Hetero queue
+// (Queue::timingQueue); it waits for the commands ahead of it like any other.
 #pragma once
 
 #include "platform/split/split_history.hpp"
