@@ -58,14 +58,13 @@ bool pipesLaunchesOn(const Slot& slot) {
     return mode == On || (mode == Auto && (slot.type & CL_DEVICE_TYPE_GPU));
 }
 
-// How many launches in a row within kPipeBurstGap make a queue's pipe: 8 (3mm's and gemm's runs of
-// two or three lone launches start none). HETERO_TEST_PIPE_AFTER_RUN=<n> (tests only: 1 pipes
-// a queue's launches from its first run of two, so short test cases reach the pipe).
+// How long a run makes a queue's pipe (launch_run.hpp). HETERO_TEST_PIPE_AFTER_RUN=<n> (tests
+// only; 1: from a run's first launch after the one that began it, so short test cases reach the pipe).
 unsigned pipeAfterRun() {
     static const unsigned n = [] {
         auto v = config::get("HETERO_TEST_PIPE_AFTER_RUN", "test_pipe_after_run");
         const unsigned long got = v ? std::strtoul(v->c_str(), nullptr, 10) : 0;
-        return got ? static_cast<unsigned>(got) : 8u;
+        return got ? static_cast<unsigned>(got) : LaunchRun::kRunBeforePipe;
     }();
     return n;
 }
@@ -108,8 +107,7 @@ Queue* Queue::create(Context* context, const cl_queue_properties* properties, bo
     q->backendMade_ = std::make_unique<std::atomic<cl_command_queue>[]>(context->slotCount());
     q->timing_.resize(context->slotCount());
     q->pipes_.resize(context->slotCount());
-    q->lastPipeCandidate_.resize(context->slotCount());
-    q->pipeCandidateRun_.resize(context->slotCount());
+    q->launchRuns_.resize(context->slotCount());
     q->openDeferred_.resize(context->slotCount());
     // Profiled commands read their times from the backend events (backend_clock.hpp).
     if (flags & CL_QUEUE_PROFILING_ENABLE)
@@ -250,21 +248,10 @@ Queue::Direct::~Direct() {
 }
 
 backend::CallPipe* Queue::Direct::pipe() {
-    // Launches of a loop come a few microseconds apart; a program's lone launches (a launch, a
-    // read, host work) hundreds or more.
-    constexpr auto kPipeBurstGap = std::chrono::microseconds(100);
-    const auto now = std::chrono::steady_clock::now();
-    auto& last = queue_.lastPipeCandidate_[slot_];
-    const bool burst = now - last < kPipeBurstGap;
-    last = now;
-    unsigned& run = queue_.pipeCandidateRun_[slot_];
-    if (!burst) {
-        run = 0;
-        return nullptr;
-    }
-    ++run;
+    LaunchRun& run = queue_.launchRuns_[slot_];
+    if (!run.next(LaunchRun::Clock::now())) return nullptr;
     std::unique_ptr<backend::CallPipe>& p = queue_.pipes_[slot_];
-    if (!p && run >= pipeAfterRun() && pipesLaunchesOn(Device::instance()->slots()[slot_]))
+    if (!p && run.longEnoughForPipe(pipeAfterRun()) && pipesLaunchesOn(Device::instance()->slots()[slot_]))
         p = std::make_unique<backend::CallPipe>(backend_);
     return p.get();
 }

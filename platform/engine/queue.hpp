@@ -6,6 +6,7 @@
 
 #include "devices/call_pipe.hpp"
 #include "platform/engine/command.hpp"
+#include "platform/engine/launch_run.hpp"
 #include "platform/objects/context.hpp"
 
 #include <atomic>
@@ -69,11 +70,9 @@ public:
         cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
         // The pipe that makes this queue's launches on the slot from a thread of its own
         // (devices/call_pipe.hpp), or null where launches are made here: on slots without pipes,
-        // and for a launch that does not follow the queue's previous one on the slot within
-        // kPipeBurstGap (a lone launch gains nothing from another thread, and starting or waking
-        // one costs it microseconds). The pipe is made once a run of such launches is long enough
-        // to be a loop's (kPipeAfterRun): its thread's first NVIDIA call costs 100-200 us, more
-        // than a program's few launches in a row could gain.
+        // and for a launch that is not in a run (launch_run.hpp: a lone launch gains nothing from
+        // another thread, and starting or waking one costs it microseconds). The pipe is made once
+        // a run is long enough to be a loop's.
         backend::CallPipe* pipe();
         // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
         // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
@@ -159,8 +158,7 @@ private:
     // Per slot: the pipe of Direct::pipe(), made and used in a Direct (under mutex_, in the
     // submitting turn); declared after backend_: it goes first, making what it holds.
     std::vector<std::unique_ptr<backend::CallPipe>> pipes_;
-    std::vector<std::chrono::steady_clock::time_point> lastPipeCandidate_;  // per slot (Direct::pipe)
-    std::vector<unsigned> pipeCandidateRun_;  // per slot: launches in a row within kPipeBurstGap
+    std::vector<LaunchRun> launchRuns_;  // per slot: its pipe candidates' run (Direct::pipe)
     bool timingRefused_ = false;            // under backendMutex_: warned that one failed
     std::mutex deferredMutex_;
     std::vector<std::shared_ptr<DeferredEvent>> openDeferred_;  // per slot (deferredEventAfterLast)
