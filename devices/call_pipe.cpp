@@ -34,6 +34,9 @@ constexpr auto kSpinBeforeSleep = std::chrono::microseconds(200);
 // How long a thread waiting for the pipe's calls spins before it sleeps: a drain before another
 // backend call usually waits for a launch or two (5-10 us on NVIDIA).
 constexpr auto kSpinBeforeWaiterSleeps = std::chrono::microseconds(30);
+// How many records before the one it waits for a sleeping waiter is woken (a launch takes NVIDIA
+// about 5 us: some 80 us of work, more than the wake-up).
+constexpr uint64_t kWakeEarly = 16;
 
 // HETERO_TEST_PIPE_DELAY_US=<n> (tests only): the pipe's thread waits up to n us (varying) before
 // each launch it makes, so that the application's thread runs ahead and anything that did not wait
@@ -157,15 +160,23 @@ void CallPipe::waitFor(uint64_t pushed) {
 #endif
         }
     } while (std::chrono::steady_clock::now() < until);
-    std::unique_lock lock(madeMutex_);
-    // wakeAt_ set before made_ is read again, the pipe's thread stores made_ before it reads wakeAt_
-    // (both sequentially consistent): either this sees the record made or that thread sees the
-    // wish and wakes it. Each sleeper sets its own target again when woken for another's.
-    madeWake_.wait(lock, [&] {
-        const uint64_t want = wakeAt_.load(std::memory_order_seq_cst);
-        if (want == 0 || pushed < want) wakeAt_.store(pushed, std::memory_order_seq_cst);
-        return made_.load(std::memory_order_seq_cst) >= pushed;
-    });
+    // Asleep until a few records before `pushed`, then a spin for the rest: waking a thread takes
+    // tens of microseconds on a busy or virtual machine, and a drain before clFinish is on the
+    // program's critical path.
+    const uint64_t wakeFor = pushed > kWakeEarly ? pushed - kWakeEarly : pushed;
+    {
+        std::unique_lock lock(madeMutex_);
+        // wakeAt_ set before made_ is read again, the pipe's thread stores made_ before it reads
+        // wakeAt_ (both sequentially consistent): either this sees the record made or that thread
+        // sees the wish and wakes it. Each sleeper sets its own target again when woken for another's.
+        madeWake_.wait(lock, [&] {
+            const uint64_t want = wakeAt_.load(std::memory_order_seq_cst);
+            if (want == 0 || wakeFor < want) wakeAt_.store(wakeFor, std::memory_order_seq_cst);
+            return made_.load(std::memory_order_seq_cst) >= wakeFor;
+        });
+    }
+    unsigned spins = 0;
+    while (made_.load(std::memory_order_acquire) < pushed) spinPause(spins);
 }
 
 void CallPipe::wakeWaiters(uint64_t made) {

@@ -86,7 +86,8 @@ public:
 private:
     friend void drainPipesSlow();
     // Until the calls of the first `pushed` records are made: a short spin (a drain usually waits
-    // for a launch or two), then asleep until the pipe's thread wakes it. Never a loop of yields:
+    // for a launch or two), then asleep until the pipe's thread wakes it a few records early, then
+    // a spin for those. Never a loop of yields for long:
     // a program whose launches outpace the backend's waits for ring room most of the time, and a
     // thread yielding all that time takes a core (or the pipe's own core's sibling) from the one
     // that makes the calls.
