@@ -31,12 +31,6 @@ Registry& registry() {
 // How long the pipe's thread looks for more work before it sleeps: launches of a loop come a few
 // microseconds apart, and waking a sleeping thread costs more than that.
 constexpr auto kSpinBeforeSleep = std::chrono::microseconds(200);
-// How long a thread waiting for the pipe's calls spins before it sleeps: a drain before another
-// backend call usually waits for a launch or two (5-10 us on NVIDIA).
-constexpr auto kSpinBeforeWaiterSleeps = std::chrono::microseconds(30);
-// How many records before the one it waits for a sleeping waiter is woken (a launch takes NVIDIA
-// about 5 us: some 80 us of work, more than the wake-up).
-constexpr uint64_t kWakeEarly = 16;
 
 // HETERO_TEST_PIPE_DELAY_US=<n> (tests only): the pipe's thread waits up to n us (varying) before
 // each launch it makes, so that the application's thread runs ahead and anything that did not wait
@@ -117,8 +111,7 @@ CallPipe::~CallPipe() {
 
 CallPipe::Launch& CallPipe::next() {
     const uint64_t at = pushed_.load(std::memory_order_relaxed);
-    // Full: wait until half the ring is free, not for each record (one wake per 256 launches).
-    if (at - made_.load(std::memory_order_acquire) >= kRing) waitFor(at - kRing / 2);
+    while (at - made_.load(std::memory_order_acquire) >= kRing) std::this_thread::yield();
     Launch& l = ring_[at % kRing];
     l.kernel = nullptr;
     l.argCount = 0;
@@ -149,42 +142,9 @@ void CallPipe::flushAfterLast() {
 
 void CallPipe::drain() { waitFor(pushed_.load(std::memory_order_acquire)); }
 
-void CallPipe::waitFor(uint64_t pushed) {
-    if (made_.load(std::memory_order_acquire) >= pushed) return;
-    const auto until = std::chrono::steady_clock::now() + kSpinBeforeWaiterSleeps;
-    do {
-        for (int i = 0; i < 64; ++i) {
-            if (made_.load(std::memory_order_acquire) >= pushed) return;
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
-    } while (std::chrono::steady_clock::now() < until);
-    // Asleep until a few records before `pushed`, then a spin for the rest: waking a thread takes
-    // tens of microseconds on a busy or virtual machine, and a drain before clFinish is on the
-    // program's critical path.
-    const uint64_t wakeFor = pushed > kWakeEarly ? pushed - kWakeEarly : pushed;
-    {
-        std::unique_lock lock(madeMutex_);
-        // wakeAt_ set before made_ is read again, the pipe's thread stores made_ before it reads
-        // wakeAt_ (both sequentially consistent): either this sees the record made or that thread
-        // sees the wish and wakes it. Each sleeper sets its own target again when woken for another's.
-        madeWake_.wait(lock, [&] {
-            const uint64_t want = wakeAt_.load(std::memory_order_seq_cst);
-            if (want == 0 || wakeFor < want) wakeAt_.store(wakeFor, std::memory_order_seq_cst);
-            return made_.load(std::memory_order_seq_cst) >= wakeFor;
-        });
-    }
+void CallPipe::waitFor(uint64_t pushed) const {
     unsigned spins = 0;
     while (made_.load(std::memory_order_acquire) < pushed) spinPause(spins);
-}
-
-void CallPipe::wakeWaiters(uint64_t made) {
-    const uint64_t want = wakeAt_.load(std::memory_order_seq_cst);
-    if (want == 0 || made < want) return;
-    std::lock_guard lock(madeMutex_);
-    wakeAt_.store(0, std::memory_order_seq_cst);
-    madeWake_.notify_all();
 }
 
 cl_int CallPipe::takeError() { return error_.exchange(CL_SUCCESS); }
@@ -214,8 +174,7 @@ void CallPipe::run() {
         const Launch& l = ring_[at % kRing];
         if (delayUs && l.kernel) std::this_thread::sleep_for(std::chrono::microseconds(delayStep++ % (delayUs + 1)));
         make(l);
-        made_.store(at + 1, std::memory_order_seq_cst);
-        wakeWaiters(at + 1);
+        made_.store(at + 1, std::memory_order_release);
     }
 }
 

@@ -85,14 +85,7 @@ public:
 
 private:
     friend void drainPipesSlow();
-    // Until the calls of the first `pushed` records are made: a short spin (a drain usually waits
-    // for a launch or two), then asleep until the pipe's thread wakes it a few records early, then
-    // a spin for those. Never a loop of yields for long:
-    // a program whose launches outpace the backend's waits for ring room most of the time, and a
-    // thread yielding all that time takes a core (or the pipe's own core's sibling) from the one
-    // that makes the calls.
-    void waitFor(uint64_t pushed);
-    void wakeWaiters(uint64_t made);  // on the pipe's thread, after made_ became `made`
+    void waitFor(uint64_t pushed) const;  // until the calls of the first `pushed` records are made
     void run();
     void make(const Launch& l);
 
@@ -108,11 +101,6 @@ private:
     std::atomic<cl_int> error_{CL_SUCCESS};
     std::mutex sleepMutex_;
     std::condition_variable wake_;
-    // Threads asleep in waitFor: wakeAt_ is the least count of made records one of them waits for
-    // (0: none); the pipe's thread wakes them all once made_ reaches it.
-    alignas(64) std::atomic<uint64_t> wakeAt_{0};
-    std::mutex madeMutex_;
-    std::condition_variable madeWake_;
     std::thread thread_;
 };
 

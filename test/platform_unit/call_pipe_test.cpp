@@ -2,7 +2,7 @@
 // order, each after its arguments; every ordered backend call (a marker, a release) from any thread
 // waits until what was pushed before it is made; a refused launch is reported once; a pipe asleep
 // with nothing to make is not offered the next launch, and is woken for the ones after it; threads
-// waiting for its calls sleep and are each woken when theirs are made.
+// waiting for its calls (for ring room or a drain) each go on once theirs are made, and not before.
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
 #include "devices/call_pipe.hpp"
@@ -173,10 +173,10 @@ TEST_CASE("call pipe: a pipe asleep with nothing to make is not offered the next
     CHECK(taken);
 }
 
-TEST_CASE("call pipe: threads waiting for its calls, for ring room or a drain, are each woken once theirs are made",
+TEST_CASE("call pipe: threads waiting for its calls, for ring room or a drain, each go on once theirs are made",
           "[call_pipe]") {
     // The pipe falls far behind: the pushing thread waits for room in the full ring, and four
-    // threads drain at once, each past its spin into sleep. A waiter never woken hangs the test.
+    // threads drain at once. A drain that returns early is counted; a waiter never released hangs.
     Fake fake;
     launchDelayUs = 20;
     hetero::backend::CallPipe pipe(&fake.queue);
