@@ -23,12 +23,7 @@ elapsed() { echo $(( $(date +%s) - start )); }
 has() { case ",$phases," in *",$1,"*) return 0;; esac; return 1; }
 
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-(cmake -S "$base_src" -B $old -DCMAKE_BUILD_TYPE=Release -DHETERO_BUILD_TESTS=OFF >/dev/null &&
-   cmake --build $old -j8 2>&1 | grep -E "error:") > "$out/build-baseline.log" 2>&1 &
-cmake -S . -B $new -DCMAKE_BUILD_TYPE=Release -DHETERO_TEST_TWO_SLOTS=nvidia:0,pocl:0 >/dev/null &&
-  cmake --build $new -j8 2>&1 | grep -E "error:"
-wait
-echo "builds done after $(elapsed) s"
+GPU_BUILDS_BASELINE=all etc/gpu-builds.sh $new --tests nvidia:0,pocl:0 "$old=$base_src"
 
 if has tests; then
   timeout "${TEST_SECONDS:-240}" ctest --test-dir $new -R "${CTEST_FILTER:-^icd\.|^engine\.|^observability\.|^install\.}" \
