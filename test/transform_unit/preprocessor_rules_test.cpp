@@ -91,12 +91,15 @@ TEST_CASE("transform_unit.preprocessor.lexer_directives_and_identifiers") {
         CHECK(std::find(ids.begin(), ids.end(), seen) != ids.end());
 }
 
-// Old Mac line endings: clang ends a line at a carriage return alone, so the lexer must too, or a
-// whole program is one line to it and an #undef inside a kernel goes unseen (the transform fuzzer
-// found a kernel whose split copies then computed with the option's macro undefined).
+// Old Mac line endings: clang ends a line at a carriage return alone, so the text the lexer gets
+// must too (withLineFeeds), or a whole program is one line to it and an #undef inside a kernel goes
+// unseen (the transform fuzzer found a kernel whose split copies then computed with the option's
+// macro undefined).
 TEST_CASE("transform_unit.preprocessor.lone_carriage_returns_end_lines") {
     const std::string text = "#define A 1\r#ifdef A\rint x = A;\r#undef A\r#endif\r#define B 1 \\\r + 2\r";
-    const td::Lexed lx = td::lex(text);
+    const std::string fed = td::withLineFeeds(text);
+    REQUIRE(fed.size() == text.size());  // offsets stay valid
+    const td::Lexed lx = td::lex(fed);
     REQUIRE(lx.directives.size() == 5);
     CHECK(lx.directives[0].name == "define");
     CHECK(lx.directives[0].rest == "1");
@@ -108,6 +111,40 @@ TEST_CASE("transform_unit.preprocessor.lone_carriage_returns_end_lines") {
     CHECK(lx.directives[4].macro == "B");
     CHECK(lx.directives[4].rest == "1 + 2");  // a backslash before a lone carriage return splices
     CHECK(lx.lineOf(lx.directives[2].begin) == 4);
+}
+
+// Every scanner of the program text, not only the lexer, reads it with line feeds: a program with
+// old Mac line endings gets the analysis and the variants of the same program with line feeds (a
+// line comment scanned to the next line feed would swallow the kernels after it).
+TEST_CASE("transform_unit.preprocessor.old_mac_line_endings_transform_as_line_feeds") {
+    const std::string lf =
+        "#define SCALE 3 // the factor\n"
+        "// a comment before the first kernel\n"
+        "__kernel void first(__global int* o) { o[get_global_id(0)] = SCALE; }\n"
+        "// a comment between the kernels\n"
+        "#undef SCALE\n"
+        "#define SCALE 5\n"
+        "__kernel void second(__global int* o) { // after the brace\n"
+        "  o[get_global_id(0)] = SCALE + 1;\n"
+        "}\n";
+    std::string cr = lf;
+    std::replace(cr.begin(), cr.end(), '\n', '\r');
+    const tf::ProgramAnalysis a = analyzeUncached(lf), b = analyzeUncached(cr);
+    REQUIRE(a.parsed);
+    REQUIRE(b.parsed);
+    REQUIRE(a.kernels.size() == 2);
+    REQUIRE(b.kernels.size() == 2);
+    for (size_t k = 0; k < 2; ++k) {
+        CHECK(b.kernels[k].name == a.kernels[k].name);
+        CHECK(b.kernels[k].splittable == a.kernels[k].splittable);
+    }
+    CHECK(a.kernels[0].splittable);
+    CHECK(a.kernels[1].splittable);
+    const tf::Variants va = tf::makeVariants({lf}, "", a), vb = tf::makeVariants({cr}, "", b);
+    CHECK(vb.log == va.log);
+    std::string withLineFeeds = vb.source;  // the copies may keep the program's own line ends
+    std::replace(withLineFeeds.begin(), withLineFeeds.end(), '\r', '\n');
+    CHECK(withLineFeeds == va.source);
 }
 
 TEST_CASE("transform_unit.preprocessor.refused_kernels_and_their_reasons") {

@@ -11,13 +11,8 @@ bool isIdentifierStart(char c) { return std::isalpha(static_cast<unsigned char>(
 bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-// A carriage return not followed by a line feed ends a line, as in clang (old Mac line endings).
-bool loneCarriageReturn(const std::string& text, size_t i) {
-    return text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
-}
-
-// The text with line splices (backslash, optional blanks, newline) removed, lone carriage returns
-// turned into newlines, and where each of its characters stands in the original.
+// The text with line splices (backslash, optional blanks, newline) removed, and where each of its
+// characters stands in the original.
 struct Spliced {
     std::string s;
     std::vector<size_t> at;  // at[k]: offset in the original of s[k]; at[s.size()]: the original's size
@@ -31,17 +26,13 @@ Spliced removeSplices(const std::string& text) {
         if (text[i] == '\\') {
             size_t j = i + 1;
             while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-            if (j < text.size() && loneCarriageReturn(text, j)) {
-                i = j + 1;
-                continue;
-            }
             if (j < text.size() && text[j] == '\r') ++j;
             if (j < text.size() && text[j] == '\n') {
                 i = j + 1;
                 continue;
             }
         }
-        out.s += loneCarriageReturn(text, i) ? '\n' : text[i];
+        out.s += text[i];
         out.at.push_back(i);
         ++i;
     }
@@ -202,11 +193,17 @@ std::vector<const Directive*> Lexed::directivesIn(size_t begin, size_t end) cons
     return out;
 }
 
+std::string withLineFeeds(std::string text) {
+    for (size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+    return text;
+}
+
 Lexed lex(const std::string& text) {
     Lexed out;
     out.lineStarts.push_back(0);
     for (size_t i = 0; i < text.size(); ++i)
-        if (text[i] == '\n' || loneCarriageReturn(text, i)) out.lineStarts.push_back(i + 1);
+        if (text[i] == '\n') out.lineStarts.push_back(i + 1);
     Lexer(text, out).run();
     return out;
 }

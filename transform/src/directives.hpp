@@ -36,7 +36,14 @@ struct Lexed {
     std::vector<const Directive*> directivesIn(size_t begin, size_t end) const;
 };
 
+// `text` expects line feeds only (withLineFeeds).
 Lexed lex(const std::string& text);
+
+// `text` with each carriage return not followed by a line feed made one (old Mac line endings, which
+// clang reads as line ends). Character for character, so offsets and clang's locations stay valid.
+// Every text the transform scans comes through it (parse.cpp, sites.cpp): the scanners look for
+// line feeds only.
+std::string withLineFeeds(std::string text);
 
 bool isConditional(const std::string& directiveName);  // if, ifdef, ifndef, elif, elifdef, elifndef, else, endif
 

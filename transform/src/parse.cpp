@@ -1,5 +1,6 @@
 #include "parse.hpp"
 
+#include "directives.hpp"
 #include "options.hpp"
 
 #include <dlfcn.h>
@@ -88,6 +89,8 @@ ParsedProgram::~ParsedProgram() {
 std::unique_ptr<ParsedProgram> parseProgram(const std::vector<std::string>& sources, const std::string& options) {
     auto p = std::make_unique<ParsedProgram>();
     for (const auto& s : sources) p->text += s;
+    // Parsed as it is scanned: with line feeds only (clang reads a lone carriage return as one).
+    p->text = withLineFeeds(std::move(p->text));
     p->fileName = "hetero_program.cl";
     const ClangOptions co = translateOptions(options);
     p->clStd = co.clStd;

@@ -1,6 +1,7 @@
 #include "sites.hpp"
 
 #include "clang_util.hpp"
+#include "directives.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -171,7 +172,7 @@ void findIncludes(const ParsedProgram& program, SourceFiles& files) {
             if (clang_Location_isInSystemHeader(clang_getLocationForOffset(tu, included, 0))) return;
             size_t size = 0;
             const char* contents = clang_getFileContents(tu, included, &size);
-            if (contents) c->files->userHeaders.emplace(name, std::string(contents, size));
+            if (contents) c->files->userHeaders.emplace(name, withLineFeeds(std::string(contents, size)));
             IncludeChain chain;
             for (unsigned k = 0; k < depth; ++k) {
                 CXFile by = nullptr;
