@@ -30,9 +30,8 @@ for pair in "$@"; do
 done
 wait
 status=0
-for lib in "$new" "${@%%=*}"; do
-    lib=${lib%%=*}
-    [ -e "$lib/icd/libHeteroOpenCL.so.1" ] || { echo "gpu-builds.sh: $lib has no libHeteroOpenCL" >&2; status=1; }
+for dir in "$new" "${@%%=*}"; do
+    [ -e "$dir/icd/libHeteroOpenCL.so.1" ] || { echo "gpu-builds.sh: $dir has no libHeteroOpenCL" >&2; status=1; }
 done
 echo "built after $((SECONDS - start)) s"
 exit $status

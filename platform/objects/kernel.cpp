@@ -238,18 +238,16 @@ Kernel::LaunchLock::~LaunchLock() {
 }
 
 void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
-    // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
-    std::vector<uint64_t>* applied = k == backend(slot) ? &applied_[slot] : nullptr;
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
-        applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp, applied);
+        applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp);
     }
 }
 
 void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
     for (cl_uint i = 0; i < args_.size(); ++i) {
         const StoredKernelArg& a = args_[i];
-        applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp, &applied_[slot]);
+        applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp);
     }
 }
 
@@ -284,10 +282,12 @@ void Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe:
 }
 
 void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const std::vector<unsigned char>& value,
-                      Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied) {
-    if (applied) {
+                      Mem* mem, Sampler* sampler, uint64_t stamp) {
+    // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
+    const bool tracked = k == backend(slot);
+    if (tracked) {
         if (given(slot, i, stamp)) return;
-        (*applied)[i] = 0;  // unknown until the backend took it
+        applied_[slot][i] = 0;  // unknown until the backend took it
     }
     counters::add(counters::BackendKernelArgs);
     cl_int err;
@@ -301,7 +301,7 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
         err = backend::setArg(k, i, size, value.empty() ? nullptr : value.data());
     }
     if (err != CL_SUCCESS) fail(err);
-    if (applied) (*applied)[i] = stamp;
+    if (tracked) applied_[slot][i] = stamp;
 }
 
 bool Kernel::acceptedBefore(unsigned slot, cl_uint index, size_t size) const {

@@ -147,10 +147,10 @@ private:
     void readArgQualifiers();
     // Whether the slot's own kernel has argument `index` as stamped `stamp` (0: never given).
     bool given(unsigned slot, cl_uint index, uint64_t stamp) const { return stamp != 0 && applied_[slot][index] == stamp; }
-    // Gives argument `index` to backend kernel `k` of `slot`, unless `applied` (the slot's own
-    // kernel's stamps, null for a variant) says it already has it.
+    // Gives argument `index` to backend kernel `k` of `slot`, unless `k` is the slot's own kernel
+    // and already has it (given); variants (the split engines') are given it every time.
     void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,
-                  Mem* mem, Sampler* sampler, uint64_t stamp, std::vector<uint64_t>* applied);
+                  Mem* mem, Sampler* sampler, uint64_t stamp);
     // clSetKernelArg of a value (no memory object or sampler): checked, given to the backends that
     // have to judge it, and stored.
     void setValueArg(cl_uint index, size_t size, const void* value);
