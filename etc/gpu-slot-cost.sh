@@ -13,8 +13,9 @@
 # only the configurations named, in that order. SLOT_COST_REPEAT: each run's --repeat (default 10).
 # SLOT_COST_PREFIX: a command every run goes through (e.g. "taskset -c 0-7": the same cores each run).
 # Results: $OUT (or /tmp/hetero-out)/slot_cost.txt, one line per run with kernel_ms and total_ms;
-# the table shows SLOT_COST_METRIC (default kernel_ms; total_ms: with the transfers), the minimum
-# over rounds, and with SLOT_COST_STAT=median the median (on the H100 the minima of launch-bound
+# a table for each of SLOT_COST_METRIC (default kernel_ms,total_ms: the kernels alone, then with the
+# transfers, since time can move between them: docs/results/h100-session22), the minimum over
+# rounds, and with SLOT_COST_STAT=median the median (on the H100 the minima of launch-bound
 # programs scattered 20-40 % between calls: docs/results/h100-session21).
 set -uo pipefail
 programs=${1:-adi,convolution-3d,jacobi-1d,lu}
@@ -62,28 +63,28 @@ for r in $(seq "$rounds"); do
     done
   done
 done | tee "$out/slot_cost.txt" | tail -n 3
-python3 - "$out/slot_cost.txt" "${SLOT_COST_METRIC:-kernel_ms}" "${SLOT_COST_STAT:-min}" <<'PY'
+python3 - "$out/slot_cost.txt" "${SLOT_COST_METRIC:-kernel_ms,total_ms}" "${SLOT_COST_STAT:-min}" <<'PY'
 import sys, collections, math, statistics
-metric = sys.argv[2]
 stat = statistics.median if sys.argv[3] == 'median' else min
-runs = collections.defaultdict(list)
-order = []
-for line in open(sys.argv[1]):
-    f = dict(x.split('=', 1) for x in line.split() if '=' in x)
-    if metric not in f: continue
-    if f['config'] not in order: order.append(f['config'])
-    runs[(f['program'], f['config'])].append(float(f[metric]))
-programs = sorted({p for p, _ in runs})
-print('%s %s over rounds (each the min of --repeat N); ratio to native in brackets' % (stat.__name__, metric))
-def cell(p, c):
-    v, n = runs.get((p, c)), runs.get((p, 'native'))
-    if not v: return '-'
-    return '%.3f (%.2fx)' % (stat(v), stat(v) / stat(n)) if n else '%.3f' % stat(v)
-print('%-16s' % 'program' + ''.join('%20s' % c for c in order))  # a row per program
-for p in programs:
-    print('%-16s' % p + ''.join('%20s' % cell(p, c) for c in order))
-def geomean(c):
-    r = [stat(runs[(p, c)]) / stat(runs[(p, 'native')]) for p in programs if runs.get((p, c)) and runs.get((p, 'native'))]
-    return '%.3fx' % math.exp(sum(map(math.log, r)) / len(r)) if r else '-'
-print('%-16s' % 'geomean' + ''.join('%20s' % geomean(c) for c in order))
+lines = [dict(x.split('=', 1) for x in line.split() if '=' in x) for line in open(sys.argv[1])]
+for metric in sys.argv[2].split(','):
+    runs = collections.defaultdict(list)
+    order = []
+    for f in lines:
+        if metric not in f: continue
+        if f['config'] not in order: order.append(f['config'])
+        runs[(f['program'], f['config'])].append(float(f[metric]))
+    programs = sorted({p for p, _ in runs})
+    print('%s %s over rounds (each the min of --repeat N); ratio to native in brackets' % (stat.__name__, metric))
+    def cell(p, c):
+        v, n = runs.get((p, c)), runs.get((p, 'native'))
+        if not v: return '-'
+        return '%.3f (%.2fx)' % (stat(v), stat(v) / stat(n)) if n else '%.3f' % stat(v)
+    print('%-16s' % 'program' + ''.join('%20s' % c for c in order))  # a row per program
+    for p in programs:
+        print('%-16s' % p + ''.join('%20s' % cell(p, c) for c in order))
+    def geomean(c):
+        r = [stat(runs[(p, c)]) / stat(runs[(p, 'native')]) for p in programs if runs.get((p, c)) and runs.get((p, 'native'))]
+        return '%.3fx' % math.exp(sum(map(math.log, r)) / len(r)) if r else '-'
+    print('%-16s' % 'geomean' + ''.join('%20s' % geomean(c) for c in order))
 PY

@@ -24,6 +24,10 @@
 // At exit, on stderr, one line per timed entry point, and for clEnqueueNDRangeKernel the mean of each
 // tenth of the launches in order (whether the cost grows over the run):
 //   call_clock: clEnqueueNDRangeKernel calls=200050 mean_us=4.93 median_us=4.71 tenths_us=4.8,4.9,...
+// CALL_CLOCK_PERIOD=N adds for the launches the median of each position in a period of N launches,
+// CALL_CLOCK_FINISH_PERIOD=M the same for clFinish (3mm: three launches and two clFinish per
+// repetition, so the first launch after the repetition's writes apart from the two after it):
+// positions_us=291.0,186.2,185.9.
 // Build: part of the CMake build (build/bench/libcall_clock.so), or
 // gcc -O2 -shared -fPIC -Iplatform/include bench/tools/call_clock.c -o libcall_clock.so -ldl -lpthread
 // Use: LD_PRELOAD=build/bench/libcall_clock.so ./program
@@ -48,6 +52,9 @@ static unsigned long long calls[kFunctions];
 static double seconds[kFunctions];
 static float* launchUs;  // every launch's time, in order (up to kLaunchSamples)
 static size_t launchCount;
+static float* finishUs;  // every clFinish's time, in order (up to kLaunchSamples)
+static size_t finishCount;
+static long period, finishPeriod;  // CALL_CLOCK_PERIOD, CALL_CLOCK_FINISH_PERIOD
 static long flushEvery, pinnedMiB, extraQueues;
 static int profiling, withEvent, waitPrevious, perturbed;
 static cl_event previous;
@@ -132,6 +139,7 @@ static void count(int function, double took) {
     ++calls[function];
     seconds[function] += took;
     if (function == kLaunch && launchUs && launchCount < kLaunchSamples) launchUs[launchCount++] = (float)(took * 1e6);
+    if (function == kFinish && finishUs && finishCount < kLaunchSamples) finishUs[finishCount++] = (float)(took * 1e6);
     pthread_mutex_unlock(&lock);
 }
 
@@ -148,6 +156,9 @@ __attribute__((constructor)) static void start(void) {
     waitPrevious = envLong("CALL_CLOCK_WAIT_PREVIOUS") != 0;
     withEvent = waitPrevious || envLong("CALL_CLOCK_EVENT") != 0;
     launchUs = malloc(sizeof(float) * kLaunchSamples);
+    finishUs = malloc(sizeof(float) * kLaunchSamples);
+    period = envLong("CALL_CLOCK_PERIOD");
+    finishPeriod = envLong("CALL_CLOCK_FINISH_PERIOD");
     async = envLong("CALL_CLOCK_ASYNC") != 0;
     if (async) {
         realSetArg = next("clSetKernelArg");
@@ -158,12 +169,28 @@ __attribute__((constructor)) static void start(void) {
     }
 }
 
+// The median of the samples at each position of a period of `period` calls.
+static void printPositions(const float* samples, size_t n, long period) {
+    if (period < 1 || (size_t)period > n) return;
+    float* at = malloc(sizeof(float) * (n / (size_t)period + 1));
+    fprintf(stderr, " positions_us=");
+    for (long p = 0; p < period; ++p) {
+        size_t k = 0;
+        for (size_t i = (size_t)p; i < n; i += (size_t)period) at[k++] = samples[i];
+        qsort(at, k, sizeof(float), byValue);
+        fprintf(stderr, "%s%.1f", p ? "," : "", at[k / 2]);
+    }
+    free(at);
+}
+
 __attribute__((destructor)) static void report(void) {
     pthread_mutex_lock(&lock);
     for (int f = 0; f < kFunctions; ++f) {
         if (!calls[f]) continue;
         fprintf(stderr, "call_clock: %s calls=%llu mean_us=%.3f", kNames[f], calls[f], seconds[f] * 1e6 / (double)calls[f]);
+        if (f == kFinish) printPositions(finishUs, finishCount, finishPeriod);
         if (f == kLaunch && launchCount) {
+            printPositions(launchUs, launchCount, period);
             fprintf(stderr, " tenths_us=");
             for (int t = 0; t < 10; ++t) {
                 size_t from = launchCount * t / 10, to = launchCount * (t + 1) / 10;
