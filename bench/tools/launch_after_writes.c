@@ -1,0 +1,140 @@
+// The backend alone (no Hetero): what the first launch after a few whole-buffer writes costs to
+// enqueue, by how the writes were made. Through Hetero with the CPU slot, 3mm's first launch after
+// its four 1 MiB writes (which go through the CPU's pinned host copy) took 40-50 us longer in
+// NVIDIA's own launch call than held to the GPU (docs/results/h100-session22): this finds which
+// of Hetero's habits around those writes NVIDIA charges the launch for. Each round makes fresh
+// buffers, writes them non-blocking, waits, and times one launch that reads them all and writes one
+// more fresh buffer (as 3mm's first product does), then a second launch of it. Modes:
+//   source   pageable: from ordinary memory (the application's own, 3mm's case held to the GPU)
+//            pinned:   from a mapped CL_MEM_ALLOC_HOST_PTR buffer (Hetero's host copy)
+//            aligned:  from page-aligned ordinary memory (Hetero's host copy when nothing is pinned)
+//   wait     finish: clFinish after the writes; events: clWaitForEvents on the writes' events
+//   kept     the writes' events released at once, or kept until the round ends (Hetero keeps a
+//            write's event while the transfer may still read its host copy)
+// Prints one line per mode: median enqueue time of the first and of the second launch, in us.
+//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N]
+#define _POSIX_C_SOURCE 200112L
+#include "tool_support.h"
+
+static const char* kSource =
+    "__kernel void sum(__global const float* a, __global const float* b, __global const float* c,\n"
+    "                  __global const float* d, __global float* out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = a[i] + b[i] + c[i] + d[i];\n"
+    "}\n";
+
+enum { kMaxBuffers = 4 };
+
+typedef struct {
+    const char* source;  // pageable | pinned | aligned
+    int events;          // wait with clWaitForEvents instead of clFinish
+    int kept;            // keep the writes' events until the round ends
+} Mode;
+
+int main(int argc, char** argv) {
+    toolName = "launch_after_writes";
+    const char* want = "NVIDIA";
+    size_t bytes = 1 << 20;
+    int rounds = 30;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--platform")) want = argv[i + 1];
+        else if (!strcmp(argv[i], "--bytes")) bytes = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        else {
+            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N]\n");
+            return 2;
+        }
+    }
+    char name[256];
+    cl_platform_id platform = findPlatform(want, 0, name, sizeof name);
+    if (!platform) {
+        fprintf(stderr, "%s: no platform named %s\n", toolName, want);
+        return 1;
+    }
+    cl_device_id device = firstDevice(platform);
+    cl_int err = CL_SUCCESS;
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    check(err, "clCreateContext");
+    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+    check(err, "clCreateCommandQueue");
+    cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+    cl_kernel kernel = clCreateKernel(program, "sum", &err);
+    check(err, "clCreateKernel");
+
+    // The sources, each big enough for every buffer's bytes.
+    float* pageable = malloc(bytes * kMaxBuffers + 16);
+    float* pageableData = (float*)((char*)pageable + 16);  // as malloc'd vectors are: not page-aligned
+    void* aligned = NULL;
+    if (posix_memalign(&aligned, 4096, bytes * kMaxBuffers)) return 1;
+    cl_mem pinnedBuffer = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, bytes * kMaxBuffers, NULL, &err);
+    check(err, "clCreateBuffer (pinned)");
+    float* pinned = clEnqueueMapBuffer(queue, pinnedBuffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                       bytes * kMaxBuffers, 0, NULL, NULL, &err);
+    check(err, "clEnqueueMapBuffer");
+    for (size_t i = 0; i < bytes * kMaxBuffers / sizeof(float); ++i)
+        pageableData[i] = ((float*)aligned)[i] = pinned[i] = (float)(i % 97);
+
+    const Mode modes[] = {{"pageable", 0, 0}, {"pinned", 0, 0}, {"aligned", 0, 0}, {"pinned", 1, 0},
+                          {"pinned", 0, 1}, {"pinned", 1, 1}, {"pageable", 1, 1}, {"aligned", 1, 1}};
+    const int modeCount = sizeof modes / sizeof modes[0];
+    double* first = malloc(sizeof(double) * rounds * modeCount);
+    double* second = malloc(sizeof(double) * rounds * modeCount);
+    const size_t global = bytes / sizeof(float);
+    // Rounds interleave the modes, so that the machine's drift falls on all of them alike.
+    for (int r = 0; r < rounds; ++r) {
+        for (int m = 0; m < modeCount; ++m) {
+            const Mode* mode = &modes[m];
+            const char* from = !strcmp(mode->source, "pinned")    ? (const char*)pinned
+                               : !strcmp(mode->source, "aligned") ? (const char*)aligned
+                                                                  : (const char*)pageableData;
+            cl_mem in[kMaxBuffers];
+            cl_event written[kMaxBuffers];
+            for (int b = 0; b < kMaxBuffers; ++b) {
+                in[b] = clCreateBuffer(context, CL_MEM_READ_ONLY, bytes, NULL, &err);
+                check(err, "clCreateBuffer");
+                check(clEnqueueWriteBuffer(queue, in[b], CL_FALSE, 0, bytes, from + b * bytes, 0, NULL, &written[b]),
+                      "clEnqueueWriteBuffer");
+            }
+            cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+            check(err, "clCreateBuffer");
+            for (int b = 0; b < kMaxBuffers; ++b) check(clSetKernelArg(kernel, b, sizeof(cl_mem), &in[b]), "clSetKernelArg");
+            check(clSetKernelArg(kernel, kMaxBuffers, sizeof(cl_mem), &out), "clSetKernelArg");
+            if (mode->events) {
+                check(clFlush(queue), "clFlush");
+                check(clWaitForEvents(kMaxBuffers, written), "clWaitForEvents");
+            } else {
+                check(clFinish(queue), "clFinish");
+            }
+            if (!mode->kept)
+                for (int b = 0; b < kMaxBuffers; ++b) clReleaseEvent(written[b]);
+            double t0 = now();
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "launch");
+            double t1 = now();
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "launch");
+            double t2 = now();
+            check(clFinish(queue), "clFinish");
+            first[m * rounds + r] = (t1 - t0) * 1e6;
+            second[m * rounds + r] = (t2 - t1) * 1e6;
+            if (mode->kept)
+                for (int b = 0; b < kMaxBuffers; ++b) clReleaseEvent(written[b]);
+            for (int b = 0; b < kMaxBuffers; ++b) clReleaseMemObject(in[b]);
+            clReleaseMemObject(out);
+        }
+    }
+    printf("%s, %d writes of %zu bytes, %d rounds: median enqueue time in us\n", name, kMaxBuffers, bytes, rounds);
+    printf("%-10s %-8s %-9s %10s %10s\n", "source", "wait", "events", "1st launch", "2nd launch");
+    for (int m = 0; m < modeCount; ++m)
+        printf("%-10s %-8s %-9s %10.1f %10.1f\n", modes[m].source, modes[m].events ? "events" : "finish",
+               modes[m].kept ? "kept" : "released", median(first + m * rounds, rounds), median(second + m * rounds, rounds));
+    check(clEnqueueUnmapMemObject(queue, pinnedBuffer, pinned, 0, NULL, NULL), "unmap");
+    clFinish(queue);
+    clReleaseMemObject(pinnedBuffer);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    free(pageable), free(aligned), free(first), free(second);
+    return 0;
+}
