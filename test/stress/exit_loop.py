@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -81,6 +82,10 @@ def run_one(job, round_no, seed, no_kcache, out_dir, timeout):
         env["HETERO_TEST_SPLIT_CHAOS"] = str(seed)
     if no_kcache:
         env["POCL_KERNEL_CACHE"] = "0"
+    # A PoCL kernel cache per worker thread: PoCL before 6.0 fails a build now and then when two
+    # processes write the same cache entry at once (pocl/pocl#1480; CMakeLists.txt's
+    # hetero_private_pocl_caches does the same for ctest).
+    env["POCL_CACHE_DIR"] = str(Path(out_dir) / "pocl-cache" / str(threading.get_ident()))
     work = Path(tempfile.mkdtemp(prefix="exitloop-"))
     started = time.time()
     proc = subprocess.Popen(job["command"], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
