@@ -39,7 +39,7 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
                      const std::vector<cl_event>& wait, bool oneTransfer) {
     cl_event done = nullptr;
     if (bytes < kPiecesFrom || oneTransfer) {
-        copyInParallel(staging, from, bytes);
+        copyForTransfer(staging, from, bytes);
         check(backend::enqueueWrite(queue, to, 0, bytes, staging, wait, &done));
         return done;
     }
@@ -57,7 +57,7 @@ cl_event stagedWrite(cl_command_queue queue, cl_mem to, unsigned char* staging, 
     const auto* source = static_cast<const unsigned char*>(from);
     auto copyPiece = [&](size_t k) {
         const size_t first = k * pieceSize;
-        std::memcpy(staging + first, source + first, std::min(pieceSize, bytes - first));
+        copyBypassingCaches(staging + first, source + first, std::min(pieceSize, bytes - first));
         copied[k].store(true, std::memory_order_release);
     };
     parallelFor(static_cast<unsigned>(std::min<size_t>(pieces, parallelThreads())), [&](unsigned thread) {
@@ -124,7 +124,7 @@ cl_event throughRing(cl_command_queue queue, cl_mem mem, size_t offset, const un
         if (in) {
             for (size_t k = 0; k < pieces; ++k) {
                 if (k >= kRing) waitThrough(k - kRing);
-                copyInParallel(slot(k), in + k * pieceSize, piece(k));
+                copyForTransfer(slot(k), in + k * pieceSize, piece(k));
                 check(backend::enqueueWrite(queue, mem, offset + k * pieceSize, piece(k), slot(k), waitsOfPiece(k, wait),
                                             &moved[k]));
                 backend::flush(queue);

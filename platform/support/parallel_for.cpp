@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 namespace hetero {
 namespace {
@@ -96,18 +101,53 @@ void parallelFor(unsigned count, const std::function<void(unsigned)>& body) {
     p.done.wait(lock, [&] { return batch.finished == batch.count; });
 }
 
-void copyInParallel(void* to, const void* from, size_t bytes) {
+void copyBypassingCaches(void* to, const void* from, size_t bytes) {
+#if defined(__x86_64__)
+    auto* d = static_cast<unsigned char*>(to);
+    const auto* s = static_cast<const unsigned char*>(from);
+    const size_t head = std::min(bytes, (16 - (reinterpret_cast<uintptr_t>(d) & 15)) & 15);
+    std::memcpy(d, s, head);
+    d += head, s += head, bytes -= head;
+    for (; bytes >= 64; d += 64, s += 64, bytes -= 64) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 32));
+        const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 48));
+        _mm_stream_si128(reinterpret_cast<__m128i*>(d), a);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(d + 16), b);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(d + 32), c);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(d + 48), e);
+    }
+    std::memcpy(d, s, bytes);
+    _mm_sfence();
+#else
+    std::memcpy(to, from, bytes);
+#endif
+}
+
+namespace {
+
+// `copy` over [0, bytes), by parallelFor's threads from 4 MiB on (each taking at least 2 MiB).
+void copyInPieces(void* to, const void* from, size_t bytes, void (*copy)(void*, const void*, size_t)) {
     constexpr size_t kFrom = size_t{4} << 20, kLeast = size_t{2} << 20, kAlign = 4096;
     const unsigned threads = bytes < kFrom ? 1 : static_cast<unsigned>(std::min<size_t>(parallelThreads(), bytes / kLeast));
     if (threads <= 1) {
-        std::memcpy(to, from, bytes);
+        copy(to, from, bytes);
         return;
     }
     const size_t per = (bytes / threads + kAlign - 1) / kAlign * kAlign;
     parallelFor(threads, [&](unsigned i) {
         const size_t first = std::min(bytes, i * per), end = std::min(bytes, first + per);
-        std::memcpy(static_cast<unsigned char*>(to) + first, static_cast<const unsigned char*>(from) + first, end - first);
+        copy(static_cast<unsigned char*>(to) + first, static_cast<const unsigned char*>(from) + first, end - first);
     });
 }
+
+void plainCopy(void* to, const void* from, size_t bytes) { std::memcpy(to, from, bytes); }
+
+}  // namespace
+
+void copyInParallel(void* to, const void* from, size_t bytes) { copyInPieces(to, from, bytes, plainCopy); }
+
+void copyForTransfer(void* to, const void* from, size_t bytes) { copyInPieces(to, from, bytes, copyBypassingCaches); }
 
 }  // namespace hetero

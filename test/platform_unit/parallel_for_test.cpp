@@ -55,3 +55,23 @@ TEST_CASE("copyInParallel copies every byte, whatever the size", "[parallel_for]
         CHECK(wrong == 0);
     }
 }
+
+TEST_CASE("copyForTransfer copies every byte, whatever the size and the alignment", "[parallel_for]") {
+    // Its stores go 64 bytes at a time from a 16-byte boundary of the destination: heads and tails of
+    // every length around that, and the sizes where threads take over.
+    for (size_t bytes : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63}, size_t{64}, size_t{65}, size_t{127},
+                         size_t{4095}, (size_t{4} << 20) - 1, size_t{4} << 20, (size_t{17} << 20) + 12345})
+        for (size_t toOffset : {0, 1, 7, 15, 16, 33})
+            for (size_t fromOffset : {0, 3}) {
+                std::vector<uint8_t> from(bytes + fromOffset), to(bytes + 96, 0xee);
+                for (size_t i = 0; i < from.size(); ++i) from[i] = static_cast<uint8_t>(i * 2654435761u >> 13);
+                uint8_t* dest = to.data() + 32 + toOffset;
+                copyForTransfer(dest, from.data() + fromOffset, bytes);
+                size_t wrong = 0;
+                for (size_t i = 0; i < bytes; ++i) wrong += dest[i] != from[fromOffset + i];
+                for (uint8_t* p = to.data(); p < dest; ++p) wrong += *p != 0xee;
+                for (uint8_t* p = dest + bytes; p < to.data() + to.size(); ++p) wrong += *p != 0xee;
+                INFO("bytes " << bytes << ", destination offset " << toOffset << ", source offset " << fromOffset);
+                CHECK(wrong == 0);
+            }
+}
