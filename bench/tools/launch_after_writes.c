@@ -8,6 +8,8 @@
 //   source   pageable: from ordinary memory (the application's own, 3mm's case held to the GPU)
 //            pinned:   from a mapped CL_MEM_ALLOC_HOST_PTR buffer (Hetero's host copy)
 //            aligned:  from page-aligned ordinary memory (Hetero's host copy when nothing is pinned)
+//            copied:   from the pinned buffer, each write's bytes first copied into it from ordinary
+//                      memory by memcpy (Hetero's write through the host copy, whole)
 //   wait     finish: clFinish after the writes; events: clWaitForEvents on the writes' events
 //   kept     the writes' events released at once, or kept until the round ends (Hetero keeps a
 //            write's event while the transfer may still read its host copy)
@@ -26,7 +28,7 @@ static const char* kSource =
 enum { kMaxBuffers = 4 };
 
 typedef struct {
-    const char* source;  // pageable | pinned | aligned
+    const char* source;  // pageable | pinned | aligned | copied
     int events;          // wait with clWaitForEvents instead of clFinish
     int kept;            // keep the writes' events until the round ends
 } Mode;
@@ -77,7 +79,8 @@ int main(int argc, char** argv) {
         pageableData[i] = ((float*)aligned)[i] = pinned[i] = (float)(i % 97);
 
     const Mode modes[] = {{"pageable", 0, 0}, {"pinned", 0, 0}, {"aligned", 0, 0}, {"pinned", 1, 0},
-                          {"pinned", 0, 1}, {"pinned", 1, 1}, {"pageable", 1, 1}, {"aligned", 1, 1}};
+                          {"pinned", 0, 1}, {"pinned", 1, 1}, {"pageable", 1, 1}, {"aligned", 1, 1},
+                          {"copied", 0, 0}, {"copied", 1, 1}};
     const int modeCount = sizeof modes / sizeof modes[0];
     double* first = malloc(sizeof(double) * rounds * modeCount);
     double* second = malloc(sizeof(double) * rounds * modeCount);
@@ -86,7 +89,8 @@ int main(int argc, char** argv) {
     for (int r = 0; r < rounds; ++r) {
         for (int m = 0; m < modeCount; ++m) {
             const Mode* mode = &modes[m];
-            const char* from = !strcmp(mode->source, "pinned")    ? (const char*)pinned
+            const int copied = !strcmp(mode->source, "copied");
+            const char* from = !strcmp(mode->source, "pinned") || copied ? (const char*)pinned
                                : !strcmp(mode->source, "aligned") ? (const char*)aligned
                                                                   : (const char*)pageableData;
             cl_mem in[kMaxBuffers];
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
             for (int b = 0; b < kMaxBuffers; ++b) {
                 in[b] = clCreateBuffer(context, CL_MEM_READ_ONLY, bytes, NULL, &err);
                 check(err, "clCreateBuffer");
+                if (copied) memcpy(pinned + b * bytes / sizeof(float), (const char*)pageableData + b * bytes, bytes);
                 check(clEnqueueWriteBuffer(queue, in[b], CL_FALSE, 0, bytes, from + b * bytes, 0, NULL, &written[b]),
                       "clEnqueueWriteBuffer");
             }
