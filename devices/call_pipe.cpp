@@ -111,7 +111,7 @@ CallPipe::~CallPipe() {
 
 CallPipe::Launch& CallPipe::next() {
     const uint64_t at = pushed_.load(std::memory_order_relaxed);
-    while (at - made_.load(std::memory_order_acquire) >= kRing) std::this_thread::yield();
+    if (at >= kRing) waitFor(at - kRing + 1);  // a full ring: until its oldest record's calls are made
     Launch& l = ring_[at % kRing];
     l.kernel = nullptr;
     l.argCount = 0;
