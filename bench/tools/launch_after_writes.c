@@ -25,7 +25,7 @@ static const char* kSource =
     "  out[i] = a[i] + b[i] + c[i] + d[i];\n"
     "}\n";
 
-enum { kMaxBuffers = 4 };
+enum { kBuffers = 4 };
 
 typedef struct {
     const char* source;  // pageable | pinned | aligned | copied
@@ -66,16 +66,16 @@ int main(int argc, char** argv) {
     check(err, "clCreateKernel");
 
     // The sources, each big enough for every buffer's bytes.
-    float* pageable = malloc(bytes * kMaxBuffers + 16);
+    float* pageable = malloc(bytes * kBuffers + 16);
     float* pageableData = (float*)((char*)pageable + 16);  // as malloc'd vectors are: not page-aligned
     void* aligned = NULL;
-    if (posix_memalign(&aligned, 4096, bytes * kMaxBuffers)) return 1;
-    cl_mem pinnedBuffer = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, bytes * kMaxBuffers, NULL, &err);
+    if (posix_memalign(&aligned, 4096, bytes * kBuffers)) return 1;
+    cl_mem pinnedBuffer = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, bytes * kBuffers, NULL, &err);
     check(err, "clCreateBuffer (pinned)");
     float* pinned = clEnqueueMapBuffer(queue, pinnedBuffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                       bytes * kMaxBuffers, 0, NULL, NULL, &err);
+                                       bytes * kBuffers, 0, NULL, NULL, &err);
     check(err, "clEnqueueMapBuffer");
-    for (size_t i = 0; i < bytes * kMaxBuffers / sizeof(float); ++i)
+    for (size_t i = 0; i < bytes * kBuffers / sizeof(float); ++i)
         pageableData[i] = ((float*)aligned)[i] = pinned[i] = (float)(i % 97);
 
     const Mode modes[] = {{"pageable", 0, 0}, {"pinned", 0, 0}, {"aligned", 0, 0}, {"pinned", 1, 0},
@@ -93,9 +93,9 @@ int main(int argc, char** argv) {
             const char* from = !strcmp(mode->source, "pinned") || copied ? (const char*)pinned
                                : !strcmp(mode->source, "aligned") ? (const char*)aligned
                                                                   : (const char*)pageableData;
-            cl_mem in[kMaxBuffers];
-            cl_event written[kMaxBuffers];
-            for (int b = 0; b < kMaxBuffers; ++b) {
+            cl_mem in[kBuffers];
+            cl_event written[kBuffers];
+            for (int b = 0; b < kBuffers; ++b) {
                 in[b] = clCreateBuffer(context, CL_MEM_READ_ONLY, bytes, NULL, &err);
                 check(err, "clCreateBuffer");
                 if (copied) memcpy(pinned + b * bytes / sizeof(float), (const char*)pageableData + b * bytes, bytes);
@@ -104,16 +104,16 @@ int main(int argc, char** argv) {
             }
             cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
             check(err, "clCreateBuffer");
-            for (int b = 0; b < kMaxBuffers; ++b) check(clSetKernelArg(kernel, b, sizeof(cl_mem), &in[b]), "clSetKernelArg");
-            check(clSetKernelArg(kernel, kMaxBuffers, sizeof(cl_mem), &out), "clSetKernelArg");
+            for (int b = 0; b < kBuffers; ++b) check(clSetKernelArg(kernel, b, sizeof(cl_mem), &in[b]), "clSetKernelArg");
+            check(clSetKernelArg(kernel, kBuffers, sizeof(cl_mem), &out), "clSetKernelArg");
             if (mode->events) {
                 check(clFlush(queue), "clFlush");
-                check(clWaitForEvents(kMaxBuffers, written), "clWaitForEvents");
+                check(clWaitForEvents(kBuffers, written), "clWaitForEvents");
             } else {
                 check(clFinish(queue), "clFinish");
             }
             if (!mode->kept)
-                for (int b = 0; b < kMaxBuffers; ++b) clReleaseEvent(written[b]);
+                for (int b = 0; b < kBuffers; ++b) clReleaseEvent(written[b]);
             double t0 = now();
             check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "launch");
             double t1 = now();
@@ -123,12 +123,12 @@ int main(int argc, char** argv) {
             first[m * rounds + r] = (t1 - t0) * 1e6;
             second[m * rounds + r] = (t2 - t1) * 1e6;
             if (mode->kept)
-                for (int b = 0; b < kMaxBuffers; ++b) clReleaseEvent(written[b]);
-            for (int b = 0; b < kMaxBuffers; ++b) clReleaseMemObject(in[b]);
+                for (int b = 0; b < kBuffers; ++b) clReleaseEvent(written[b]);
+            for (int b = 0; b < kBuffers; ++b) clReleaseMemObject(in[b]);
             clReleaseMemObject(out);
         }
     }
-    printf("%s, %d writes of %zu bytes, %d rounds: median enqueue time in us\n", name, kMaxBuffers, bytes, rounds);
+    printf("%s, %d writes of %zu bytes, %d rounds: median enqueue time in us\n", name, kBuffers, bytes, rounds);
     printf("%-10s %-8s %-9s %10s %10s\n", "source", "wait", "events", "1st launch", "2nd launch");
     for (int m = 0; m < modeCount; ++m)
         printf("%-10s %-8s %-9s %10.1f %10.1f\n", modes[m].source, modes[m].events ? "events" : "finish",
