@@ -25,12 +25,12 @@ def points(gpu_parts, cpu_parts, t_cpu, shares):
     for the shares where both sides are known. gpu_parts, cpu_parts: {share: time} of the sides
     run alone; t_cpu: the native CPU's time (for the shares whose CPU side was not measured).
     Empty without any GPU side."""
-    gpu_parts = {round(s, 1): t for s, t in gpu_parts.items() if t}
-    cpu_parts = {round(s, 1): t for s, t in cpu_parts.items() if t}
+    gpu_parts = {round(s, 2): t for s, t in gpu_parts.items() if t}
+    cpu_parts = {round(s, 2): t for s, t in cpu_parts.items() if t}
     if not gpu_parts:
         return []
     out = []
-    for s in sorted(round(x, 1) for x in shares):
+    for s in sorted(round(x, 2) for x in shares):
         g = 0.0 if s >= 1.0 else gpu_parts.get(s)
         if s <= 0.0:
             c, measured = 0.0, None
@@ -63,7 +63,7 @@ def part_share(config):
         prefix = part + "-part-"
         if config.startswith(prefix):
             try:
-                return part, round(float(config[len(prefix):]), 1)
+                return part, round(float(config[len(prefix):]), 2)
             except ValueError:
                 return None
     return None

@@ -196,9 +196,11 @@ def check_configs(c):
     c.check(by_name["hetero"].environment(base, "/b").get("HETERO_CPU_SHARE") is None,
             "adaptive Hetero gets no inherited share")
     real = [x.name for x in configs.select("real-ideal")]
-    c.check(real[:2] == ["native-gpu", "native-cpu"] and len(real) == 22
+    c.check(real[:2] == ["native-gpu", "native-cpu"] and len(real) == 26
             and "gpu-part-0.0" in real and "gpu-part-1.0" not in real
-            and "cpu-part-1.0" in real and "cpu-part-0.0" not in real,
+            and "cpu-part-1.0" in real and "cpu-part-0.0" not in real
+            and "gpu-part-0.05" in real and "cpu-part-0.02" in real
+            and by_name["cpu-part-0.05"].environment(base, "/b").get("HETERO_CPU_SHARE") == "0.05",
             "real-ideal: the native devices and each side of the static splits alone (%s)" % real)
     side = by_name["gpu-part-0.3"]
     env = side.environment(base, "/b")
@@ -297,6 +299,10 @@ def check_real_ideal(c):
     c.check([(p[0], p[2], p[4]) for p in scaled] == [(0.0, 0.0, None), (0.2, 10.0, False), (1.0, 50.0, False)]
             and real_ideal.best(scaled) == (10.0, 0.0, "scaled"),
             "real ideal: T_cpu(s) = s * T_cpu where the CPU side was not measured (%s)" % scaled)
+    fine = real_ideal.points({0.0: 10.0, 0.05: 9.5, 0.1: 9.0}, {0.05: 9.0, 0.1: 18.0}, 150.0,
+                             [0.0, 0.05, 0.1, 1.0])
+    c.check(real_ideal.best(fine)[:2] == (9.5, 0.05) and real_ideal.part_share("cpu-part-0.05") == ("cpu", 0.05),
+            "real ideal: a share finer than a tenth is its own point (%s)" % fine)
     c.check(real_ideal.points({}, {0.5: 1.0}, 50.0, [0.0, 0.5, 1.0]) == [],
             "real ideal: nothing without a GPU side")
     text = "\n".join(tables.real_ideal_text([x, y]))
