@@ -4,6 +4,8 @@
 //   [alternate]  every 2nd split gives up, the others' CPU does every work-group
 //                (HETERO_TEST_SPLIT_GIVE_UP_EVERY=2, HETERO_TEST_SPLIT_GPU_AFTER_CPU=1)
 //   [one-chunk]  a static split whose CPU share is one work-group (HETERO_CPU_SHARE=1/64)
+//   [static-share]  a static split whose CPU share is half the work-groups (HETERO_CPU_SHARE=0.5):
+//                its ctest entry checks the log says it ran as one chunk
 //   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
 #include "cl_test.hpp"
 #include "hetero_counters.hpp"
@@ -199,6 +201,20 @@ __kernel void two(__global const uint* in, __global uint* lo, __global uint* hi,
     clReleaseMemObject(hiBuf);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
+}
+
+TEST_CASE("a static split's CPU share runs as one chunk, and every launch's results are exact", "[static-share]") {
+    Env env;
+    Chain chain(env, "static share");
+    for (cl_uint round = 1; round <= 3; ++round) {
+        Counters before = Counters::read(env.platform);
+        chain.launch(round);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters after = Counters::read(env.platform);
+        INFO("round " << round);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        CHECK(chain.right(chain.current));
+    }
 }
 
 TEST_CASE("after a split whose CPU did nothing, a launch on its CPU slot reads the split's results",
