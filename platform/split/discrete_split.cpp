@@ -18,6 +18,7 @@
 #include "platform/split/split_launch.hpp"
 #include "platform/split/split_workers.hpp"
 #include "platform/support/log.hpp"
+#include "platform/support/parallel_for.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -246,7 +247,7 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
 void captureSent(SplitRun& r, cl_command_queue cpuQueue) {
     for (auto& t : r.targets) {
         t.sent = r.resources->hostPool.take(t.bytes);
-        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { std::memcpy(t.sent.data(), p, t.bytes); });
+        backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) { copyInParallel(t.sent.data(), p, t.bytes); });
     }
 }
 
@@ -263,7 +264,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) {
             range = merge::differingRange(p, t.sent.data(), t.bytes, t.elementSize);
             if (range.second > range.first)
-                std::memcpy(t.sent.data() + range.first, p + range.first, range.second - range.first);
+                copyInParallel(t.sent.data() + range.first, p + range.first, range.second - range.first);
         });
         if (range.second == range.first) continue;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
