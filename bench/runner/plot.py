@@ -167,7 +167,7 @@ def draw_bars(plt, cases, path, title):
                 heights.append(v[s])
                 text = "%.3g" % v[s]
                 if s == BEST_STATIC:
-                    text += " @%.1f" % best_share(cases[case])
+                    text += " @%g" % best_share(cases[case])
                 axis.text(x, v[s] * 1.06, text, ha="center", va="bottom", rotation=90, fontsize=7)
             elif s in failed:
                 axis.text(x, low * 1.08, failed[s], ha="center", va="bottom", rotation=90,

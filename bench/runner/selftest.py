@@ -172,10 +172,14 @@ def check_execute(c):
 def check_configs(c):
     names = [x.name for x in configs.select("static-0.3,native")]
     c.check(names == ["native-gpu", "native-cpu", "static-0.3"], "select by name and group")
-    c.check(len(configs.select("static")) == 11, "eleven static shares 0.0..1.0")
+    c.check(len(configs.select("static")) == 13 and "static-0.05" in [x.name for x in configs.select("static")],
+            "thirteen static shares: 0.0..1.0 and 0.02, 0.05")
+    c.check([x.name for x in configs.select("static-.05")] == ["static-0.05"]
+            and configs.select("static-0.05")[0].environment({}, "/b").get("HETERO_CPU_SHARE") == "0.05",
+            "a fine static share by name, and its environment")
     c.check([x.name for x in configs.select("default")] == ["native-gpu", "native-cpu", "hetero"],
             "the default is each native device and Hetero as installed")
-    c.check(len(configs.select("sweep")) == 15 and configs.select("sweep")[2].name == "hetero-gpu",
+    c.check(len(configs.select("sweep")) == 17 and configs.select("sweep")[2].name == "hetero-gpu",
             "the sweep adds Hetero held to the GPU and the static splits")
     try:
         configs.select("bogus")
