@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 using cltest::Counters;
@@ -70,6 +71,17 @@ struct Chain {
         for (size_t i = 0; i < kItems; ++i) expect[dst][i] = stepValue(expect[src][i], round, i);
         current = dst;
     }
+    // One round, waited for, that must have been split by the discrete engine: the counters from
+    // before and after it.
+    std::pair<Counters, Counters> splitRound(cl_uint round) {
+        Counters before = Counters::read(env.platform);
+        launch(round);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters after = Counters::read(env.platform);
+        INFO("round " << round);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        return {before, after};
+    }
     bool right(int b) { return env.read<cl_uint>(buf[b], kItems) == expect[b]; }
     bool mapsRight(int b) {
         cl_int err = CL_SUCCESS;
@@ -91,12 +103,8 @@ TEST_CASE("a split whose CPU did nothing moves nothing between the devices and m
     chain.launch(0);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     for (cl_uint round = 1; round <= 6; ++round) {
-        Counters before = Counters::read(env.platform);
-        chain.launch(round);
-        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
-        Counters after = Counters::read(env.platform);
+        auto [before, after] = chain.splitRound(round);
         INFO("round " << round);
-        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
         // The GPU's copies hold the result; the CPU's become current only when something needs them.
         CHECK(after[CL_HETERO_BYTES_BETWEEN_DEVICES] == before[CL_HETERO_BYTES_BETWEEN_DEVICES]);
         CHECK(after[CL_HETERO_MERGES] == before[CL_HETERO_MERGES]);
@@ -207,12 +215,8 @@ TEST_CASE("a static split's CPU share runs as one chunk, and every launch's resu
     Env env;
     Chain chain(env, "static share");
     for (cl_uint round = 1; round <= 3; ++round) {
-        Counters before = Counters::read(env.platform);
-        chain.launch(round);
-        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
-        Counters after = Counters::read(env.platform);
+        chain.splitRound(round);
         INFO("round " << round);
-        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
         CHECK(chain.right(chain.current));
     }
 }
