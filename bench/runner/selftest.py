@@ -58,6 +58,13 @@ def check_stats(c):
     c.check(d.oracle == 9.0 and d.oracle_share == 0.3,
             "oracle static ignores the failing share 0.5")
     c.check(_close(d.hetero_gpu_overhead, 12.0 / 11.0), "Hetero-GPU overhead")
+    with tempfile.TemporaryDirectory() as tmp:
+        fine = stats.summarise([("b", "MINI", "static-0.05", run(9.5)), ("b", "MINI", "static-0.1", run(9.6))])
+        tables.write_results_csv(os.path.join(tmp, "r.csv"), fine, configs.all_configs())
+        with open(os.path.join(tmp, "r.csv")) as f:
+            written = {r["config"]: r["share"] for r in csv.DictReader(f)}
+    c.check(written == {"static-0.05": "0.05", "static-0.1": "0.1"},
+            "results.csv keeps a fine share apart from the tenth beside it (%s)" % written)
     c.check(_close(stats.geomean([2.0, 8.0]), 4.0), "geomean")
     # The table of Hetero against the native GPU: native, held to the GPU, default, and ratios.
     lines = []

@@ -5,6 +5,7 @@ import csv
 import os
 
 from . import real_ideal
+from .configs import share_text
 from .execute import RunResult
 from .stats import METRICS, geomean, ratio
 
@@ -81,7 +82,7 @@ def write_results_csv(path, summaries, configs):
         writer.writerow(RESULT_COLUMNS)
         for s in summaries.values():
             share = shares.get(s.config)
-            writer.writerow([s.benchmark, s.size, s.config, "" if share is None else "%.1f" % share,
+            writer.writerow([s.benchmark, s.size, s.config, "" if share is None else share_text(share),
                              s.status, len(s.runs), s.passed, _cell(s.kernel_ms),
                              _cell(s.total_ms), _cell(s.kernel_ms_min), _cell(s.kernel_ms_max),
                              _cell(s.max_rel_err), _cell(s.cpu_share), _bytes_cell(s.bytes_moved),
@@ -98,11 +99,11 @@ def write_derived_csv(path, derived_by_metric):
                                  _cell(d.ideal), _cell(d.best_single), d.best_device or "",
                                  _cell(d.t_hetero_gpu), _cell(d.hetero_gpu_overhead),
                                  _cell(d.oracle), "" if d.oracle_share is None else
-                                 "%.1f" % d.oracle_share, _cell(d.oracle_speedup),
+                                 share_text(d.oracle_share), _cell(d.oracle_speedup),
                                  _cell(d.oracle_efficiency), _cell(d.t_hetero),
                                  _cell(d.speedup), _cell(d.efficiency), _cell(d.ideal_gain),
                                  _cell(d.unsplit), _cell(d.real_ideal), "" if d.real_share is None else
-                                 "%.1f" % d.real_share, d.real_cpu_source or "",
+                                 share_text(d.real_share), d.real_cpu_source or "",
                                  _cell(d.real_gain), "" if d.pays is None else
                                  ("yes" if d.pays else "no")])
 
@@ -149,7 +150,7 @@ def _derived_table(lines, derived):
                  "| Hetero efficiency |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for d in derived:
-        oracle = "n/a" if d.oracle is None else "%s (%.1f)" % (format_ms(d.oracle), d.oracle_share)
+        oracle = "n/a" if d.oracle is None else "%s (%s)" % (format_ms(d.oracle), share_text(d.oracle_share))
         best = "n/a" if d.best_single is None else "%s (%s)" % (format_ms(d.best_single), d.best_device)
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             d.benchmark, d.size, format_ms(d.t_gpu), format_ms(d.t_cpu), format_ms(d.ideal), best,
@@ -194,7 +195,7 @@ def real_ideal_text(derived):
     for d in measured:
         rows.append((d.benchmark, d.size, "n/a" if d.best_single is None else "%s (%s)" % (
             ms(d.best_single), d.best_device), ms(d.ideal), _gain(d.ideal_gain), ms(d.unsplit),
-            ms(d.real_ideal), "%.1f" % d.real_share, d.real_cpu_source, _gain(d.real_gain),
+            ms(d.real_ideal), share_text(d.real_share), d.real_cpu_source, _gain(d.real_gain),
             "n/a" if d.pays is None else "YES" if d.pays else "no"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     text = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
@@ -213,16 +214,16 @@ def _real_ideal_tables(lines, derived):
         if d.real_ideal is None:
             continue
         best = "n/a" if d.best_single is None else "%s (%s)" % (format_ms(d.best_single), d.best_device)
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s (%.1f) | %s | %s | %s |" % (
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s (%s) | %s | %s | %s |" % (
             d.benchmark, d.size, format_ms(d.t_gpu), format_ms(d.t_cpu), best, format_ms(d.ideal),
-            _gain(d.ideal_gain), format_ms(d.unsplit), format_ms(d.real_ideal), d.real_share, d.real_cpu_source,
+            _gain(d.ideal_gain), format_ms(d.unsplit), format_ms(d.real_ideal), share_text(d.real_share), d.real_cpu_source,
             _gain(d.real_gain), "**yes**" if d.pays else "no" if d.pays is not None else "n/a"))
     shares = sorted({p[0] for d in derived for p in d.real_points})
     lines.append("")
     lines.append("Each share s: T_gpu(1 − s) / T_cpu(s) in ms (T_cpu scaled from the native CPU "
                  "where marked ~); the smaller maximum is the real ideal.")
     lines.append("")
-    lines.append("| benchmark | size | " + " | ".join("s=%.1f" % s for s in shares) + " |")
+    lines.append("| benchmark | size | " + " | ".join("s=" + share_text(s) for s in shares) + " |")
     lines.append("|---|---|" + "---:|" * len(shares))
     for d in derived:
         if d.real_ideal is None:
