@@ -3,7 +3,6 @@
 #include "platform/support/parallel_for.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <tuple>
 #include <vector>

@@ -311,7 +311,8 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
     const bool randomChunks = chaos::on();
     // FluidiCL §5.1: start near 2% of the work-groups, never fewer than the CPU has compute units.
     // A static share is sent once, when all of it is done, so it runs as one chunk: chunks only
-    // publish progress, and each costs PoCL a launch and a wait (0.5 ms on 16 cores, session 23).
+    // publish progress, and each costs PoCL a launch and a wait (about 0.5 ms on the GPU machine's
+    // 16 cores: docs/results/h100-session23).
     uint64_t chunk = fixedShare ? r.groups - r.cpuFloor : std::max<uint64_t>(r.cpuUnits, (r.groups - r.cpuFloor) / 50);
     // §6.3: a chunk of fewer work-groups than the CPU has compute units runs each as several
     // (not where reqd_work_group_size fixes their size: the backend refuses others).
