@@ -10,16 +10,18 @@ backends in /etc/OpenCL/vendors or HETERO_BACKENDS.
 
 import os
 
-STATIC_SHARES = tuple(round(0.1 * i, 1) for i in range(11))
+from .real_ideal import SHARE_DIGITS, share_key
+
 # The real ideal's measurements (stats.real_ideal): each side of the static split of share s run
 # alone (HETERO_TEST_SPLIT_ONLY, results wrong on purpose, so unchecked). The GPU side of s = 1 and
 # the CPU side of s = 0 have no work-groups and are not run.
 PARTS = ("gpu", "cpu")
-# Shares finer than tenths, for the static splits and their sides: with a CPU 10-20x slower than the
-# GPU the best share is 0.05-0.09, so a tenth is already too much for the CPU, and tenths alone
-# would report no gain where there is one (syr2k on one H100, docs/results/h100-session23).
-FINE_SHARES = (0.02, 0.05)
-SPLIT_SHARES = tuple(sorted(set(STATIC_SHARES) | set(FINE_SHARES)))
+# The CPU shares of the static splits and of their sides: tenths, and 0.02 and 0.05, because with a
+# CPU 10-20x slower than the GPU the best share is 0.05-0.09: a tenth is already too much for the
+# CPU, and tenths alone would report no gain where there is one (syr2k on one H100,
+# docs/results/h100-session23).
+SPLIT_SHARES = tuple(sorted({round(0.1 * i, 1) for i in range(11)} | {0.02, 0.05}))
+assert all(share_key(s) == s for s in SPLIT_SHARES), "a share finer than real_ideal.SHARE_DIGITS"
 MEMORY_MODELS = ("discrete", "unified")
 MEMORY_PAIR = "pocl:0,pocl:0"
 
@@ -76,7 +78,7 @@ def static_name(share):
 
 def share_text(share):
     """0.3 as "0.3", 0.05 as "0.05": a share as configuration names and HETERO_CPU_SHARE spell it."""
-    return "%.1f" % share if round(share, 1) == share else "%.2f" % share
+    return "%.1f" % share if round(share, 1) == share else "%.*f" % (SHARE_DIGITS, share)
 
 
 def part_name(part, share):

@@ -18,6 +18,13 @@ interpreter, uses it too.
 """
 
 PAYS = 1.05  # a real ideal gain at or above this over the best single device: splitting may pay
+# Shares are told apart to this many decimals (0.05 from 0.1); configs.share_text spells them so.
+SHARE_DIGITS = 2
+
+
+def share_key(share):
+    """A share as the runs of one share are grouped under (float noise in a parsed name dropped)."""
+    return round(share, SHARE_DIGITS)
 
 
 def points(gpu_parts, cpu_parts, t_cpu, shares):
@@ -25,12 +32,12 @@ def points(gpu_parts, cpu_parts, t_cpu, shares):
     for the shares where both sides are known. gpu_parts, cpu_parts: {share: time} of the sides
     run alone; t_cpu: the native CPU's time (for the shares whose CPU side was not measured).
     Empty without any GPU side."""
-    gpu_parts = {round(s, 2): t for s, t in gpu_parts.items() if t}
-    cpu_parts = {round(s, 2): t for s, t in cpu_parts.items() if t}
+    gpu_parts = {share_key(s): t for s, t in gpu_parts.items() if t}
+    cpu_parts = {share_key(s): t for s, t in cpu_parts.items() if t}
     if not gpu_parts:
         return []
     out = []
-    for s in sorted(round(x, 2) for x in shares):
+    for s in sorted(share_key(x) for x in shares):
         g = 0.0 if s >= 1.0 else gpu_parts.get(s)
         if s <= 0.0:
             c, measured = 0.0, None
@@ -63,7 +70,7 @@ def part_share(config):
         prefix = part + "-part-"
         if config.startswith(prefix):
             try:
-                return part, round(float(config[len(prefix):]), 2)
+                return part, share_key(float(config[len(prefix):]))
             except ValueError:
                 return None
     return None
