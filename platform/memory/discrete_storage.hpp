@@ -31,6 +31,9 @@ public:
     void wroteOnHost() override;
     // The slot whose copy is the host copy (-1: none; images, application memory, no CPU slot).
     int hostAliasSlot() const { return aliasSlot_; }
+    // `slot`'s copy is the host copy and in pinned memory: the GPU's driver moves it by DMA. (No
+    // `mutex` needed once that copy exists: a host copy never changes its memory.)
+    bool pinnedCopyOn(unsigned slot) const { return static_cast<int>(slot) == aliasSlot_ && hostPinned(); }
     // An application's write of every byte goes through the host copy when that is the CPU slot's
     // copy: copied there (prepareHostOverwrite() first), then transferred from there to the slot the
     // write runs on (from pinned memory where it is), so that it is current on both at once. Without

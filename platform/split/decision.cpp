@@ -37,7 +37,10 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
     if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
-        if (args[i].mem && params[i].mayWrite) cost.bytesMoved += 2.0 * double(args[i].mem->storage().bytes());
+        if (args[i].mem && params[i].mayWrite) {
+            cost.bytesWritten += double(args[i].mem->storage().bytes());
+            cost.bytesMoved += 2.0 * double(args[i].mem->storage().bytes());
+        }
     return cost;
 }
 
@@ -100,8 +103,15 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
 }
 
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe,
-                 double cpuShare) {
-    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare);
+                 double cpuShare, bool planned) {
+    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare, planned);
+}
+
+void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
+                    double chunkSeconds, double startSeconds) {
+    if (groups == 0) return;
+    const double items = sizeKey(launch).workItems() * double(chunkGroups) / double(groups);
+    SplitHistory::instance().recordCpuSpeed(kernel, items, chunkSeconds, startSeconds);
 }
 
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
@@ -212,6 +222,8 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
     d.split = h.split;
     d.timeUnsplit = h.timeWhole;
     d.probe = std::move(h.probe);
+    // A planned share is a static split of it, which only the GPU + CPU pair's discrete engine runs.
+    if (!nwaySlots && kernel.context()->memoryModel() == MemoryModel::Discrete) d.plannedShare = h.plannedShare;
     if (!d.split) d.why = "history: running whole is timed first";
 }
 

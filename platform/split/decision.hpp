@@ -19,6 +19,9 @@ struct SplitDecision {
     bool split = false;
     std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
+    // Auto mode planned the CPU's share (SplitHistory::planShare): the split runs as a static split
+    // of it. <0: adaptive (or HETERO_CPU_SHARE's static share).
+    double plannedShare = -1;
     unsigned gpuSlot = 0, cpuSlot = 0;
     // An N-way split (nway_split.hpp): the GPU slots that take part, gpuSlot (the primary) first.
     // Empty for a split between gpuSlot and cpuSlot.
@@ -58,8 +61,14 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
 
 // Records a split launch in the history under the kernel's KernelVariants::historyKey (`seconds`:
 // from when it could start; `probe`: it was a probe, whose loss against running whole counts
-// against the kernel's probe budget; `cpuShare`: the share of the work-groups the CPU did, or -1).
+// against the kernel's probe budget; `cpuShare`: the share of the work-groups the CPU did, or -1;
+// `planned`: its share was auto mode's plan).
 void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe,
-                 double cpuShare);
+                 double cpuShare, bool planned = false);
+// Records the CPU's own speed in a split launch of `kernel` (SplitHistory::recordCpuSpeed): a chunk
+// of `chunkGroups` of the launch's work-groups took `chunkSeconds`; its first chunk started
+// `startSeconds` into the split. Call before recordSplit.
+void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
+                    double chunkSeconds, double startSeconds);
 
 }  // namespace hetero

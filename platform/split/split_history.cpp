@@ -52,6 +52,39 @@ double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const
     return wholeSeconds * r / (1 + r) - kSplitFixedSeconds - cost.bytesMoved / link;
 }
 
+double SplitHistory::planShareLocked(const Kernel& k, double whole, double items, const LaunchCost& cost) const {
+    if (k.cpuSecondsPerItem <= 0 || whole <= 0 || items <= 0) return -1;
+    const double gpuPerItem = whole / items, cpuPerItem = k.cpuSecondsPerItem;
+    // The CPU's fixed costs: until its chunk starts (as measured: inputs brought to the CPU included),
+    // and after it: its results compared and sent, the merge. (The merged result is not streamed
+    // back to the CPU: discrete_split.cpp leaves its copies stale until something reads them.)
+    const double fixed = (k.cpuStartSeconds >= 0 ? k.cpuStartSeconds : kSplitFixedSeconds) + kSplitFixedSeconds +
+                         cost.bytesWritten / kSendBytesPerSecond;
+    // Both end together when fixed + x * cpuPerItem == (items - x) * gpuPerItem.
+    const double balanced = (whole - fixed) / (cpuPerItem + gpuPerItem);
+    const double cpuItems = std::min(kPlanMargin * balanced, 0.5 * items);
+    const double itemsPerGroup = cost.workGroups > 0 ? items / double(cost.workGroups) : 1;
+    if (cpuItems < itemsPerGroup) return 0;  // not one work-group
+    const double predicted = std::max(fixed + cpuItems * cpuPerItem, whole - cpuItems * gpuPerItem);
+    return whole - predicted >= kMinPlanGain * whole ? cpuItems / items : 0;
+}
+
+double SplitHistory::planShare(const std::string& kernel, double wholeSeconds, double items, const LaunchCost& cost) {
+    std::lock_guard lock(mutex_);
+    return planShareLocked(kernels_[kernel], wholeSeconds, items, cost);
+}
+
+void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, double chunkSeconds, double startSeconds) {
+    if (chunkItems <= 0 || chunkSeconds <= 0) return;
+    std::lock_guard lock(mutex_);
+    Kernel& k = kernels_[kernel];
+    if (!k.splitHere) return;  // the first split in the process compiled the CPU's chunk (recordSplit)
+    k.cpuSecondsPerItem = chunkSeconds / chunkItems;
+    if (startSeconds >= 0) k.cpuStartSeconds = startSeconds;
+    HETERO_LOG(Debug, "history %s: CPU %.3f us per 1000 work-items in one chunk, starts %.3f ms into a split", kernel.c_str(),
+               k.cpuSecondsPerItem * 1e9, k.cpuStartSeconds * 1e3);
+}
+
 double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost) {
     std::lock_guard lock(mutex_);
     return gainBoundLocked(kernels_[kernel], wholeSeconds, cost);
@@ -70,9 +103,13 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     if (cost.fitsGpuAtOnce()) return d;  // cannot gain, and more data cannot change that
     // Running whole takes the size's measured time, else the kernel's time per work-item there.
     const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
-    const bool mayGain = whole < 0 || gainBoundLocked(k, whole, cost) > 0;
+    // Once the CPU's speed is known, only a plan that gains may split (and splits as planned).
+    const double plan = planShareLocked(k, whole, size.workItems(), cost);
+    const bool mayGain = whole < 0 || (plan >= 0 ? plan > 0 : gainBoundLocked(k, whole, cost) > 0);
+    if (plan > 0) d.plannedShare = plan;
     // Only a launch that runs whole takes the size's one timing: a split one never reports it.
     auto runWhole = [&] {
+        d.plannedShare = -1;
         // A timing costs a side queue and an event (microseconds on NVIDIA): a size that may gain
         // is timed again every 16th launch, one that cannot every 256th, then ever more rarely
         // (its time may grow with its data); one not measured yet at once, if it may gain.
@@ -97,8 +134,12 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     }
     if (!mayGain) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
-    const bool due = s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0;
-    if (!due || k.probing > 0 || k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds) return runWhole();
+    // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
+    // and what it measures decides from then on.
+    const bool firstPlan = plan > 0 && !s.planTried;
+    const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
+    if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
+        return runWhole();
     ++k.probing;
     d.split = true;
     d.probe = std::make_shared<ProbeTicket>(*this, kernel);
@@ -118,7 +159,7 @@ void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size
 }
 
 void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
-                               double cpuShare) {
+                               double cpuShare, bool planned) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     if (!k.splitHere) {
@@ -129,6 +170,7 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     }
     Size& s = k.sizes[size];
     s.split = seconds;
+    if (planned) s.planTried = true;
     if (s.whole >= 0 && probe) {
         k.lastLoss = std::max(0.0, seconds - s.whole);
         k.probeLoss += k.lastLoss;
@@ -158,7 +200,7 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
 // Between runs: one line per kernel, then one per size of it, numbers in full precision.
 // ---------------------------------------------------------------------------------------------
 namespace {
-constexpr const char* kHeader = "hetero split history 1";
+constexpr const char* kHeader = "hetero split history 2";
 
 std::string number(double v) {
     char buf[40];
@@ -189,13 +231,14 @@ std::string SplitHistory::serialize() {
         if (name.empty() || name.find_first_of(" \t\n\r") != std::string::npos) continue;
         out += "kernel " + name + " " + std::to_string(k.launches) + " " + std::to_string(k.probeEvery) + " " +
                number(k.wholeSeconds) + " " + number(k.probeLoss) + " " + number(k.lastLoss) + " " +
-               number(k.secondsPerItem) + " " + number(k.cpuRatio) + "\n";
+               number(k.secondsPerItem) + " " + number(k.cpuRatio) + " " + number(k.cpuSecondsPerItem) + " " +
+               number(k.cpuStartSeconds) + "\n";
         for (const auto& [size, s] : k.sizes) {
             if (!s.measured && s.split < 0) continue;  // nothing learned yet
             out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
                    std::to_string(size.global[1]) + " " + std::to_string(size.global[2]) + " " + number(s.whole) + " " +
                    number(s.split) + " " + (s.measured ? "1" : "0") + " " + std::to_string(s.launches) + " " +
-                   std::to_string(s.probeEvery) + "\n";
+                   std::to_string(s.probeEvery) + " " + (s.planTried ? "1" : "0") + "\n";
         }
     }
     return out;
@@ -221,7 +264,8 @@ bool SplitHistory::deserialize(const std::string& text) {
             Kernel k;
             if (!(in >> name) || !readCount(in, a, most) || !readCount(in, b, kMaxProbeEvery) || !readNumber(in, k.wholeSeconds) ||
                 !readNumber(in, k.probeLoss) || !readNumber(in, k.lastLoss) || !readNumber(in, k.secondsPerItem) ||
-                !readNumber(in, k.cpuRatio) || b == 0)
+                !readNumber(in, k.cpuRatio) || !readNumber(in, k.cpuSecondsPerItem) || !readNumber(in, k.cpuStartSeconds) ||
+                b == 0)
                 return false;
             k.launches = static_cast<unsigned>(a);
             k.probeEvery = static_cast<unsigned>(b);
@@ -234,7 +278,11 @@ bool SplitHistory::deserialize(const std::string& text) {
                 !readCount(in, c, most) || !readNumber(in, s.whole) || !readNumber(in, s.split) || !readNumber(in, measured))
                 return false;
             unsigned long long launches = 0, every = 0;
-            if (!readCount(in, launches, most) || !readCount(in, every, kMaxProbeEvery) || every == 0) return false;
+            unsigned long long planTried = 0;
+            if (!readCount(in, launches, most) || !readCount(in, every, kMaxProbeEvery) || every == 0 ||
+                !readCount(in, planTried, 1))
+                return false;
+            s.planTried = planTried == 1;
             size.dims = static_cast<unsigned>(dims);
             size.global[0] = a, size.global[1] = b, size.global[2] = c;
             s.measured = measured == 1;

@@ -27,6 +27,15 @@
 //    never pays, auto mode costs the first probe plus at most that share.
 //  - Kernels launched at ever new sizes (gramschmidt's column loops) probe a new size only every
 //    probeEvery launches of the kernel once a split of it has lost.
+//  - Once a split measured the CPU's own speed on a kernel (recordCpuSpeed: its largest chunk, and
+//    how long the CPU took to start), a split of it is planned (planShare): the CPU gets the share
+//    with which it would end just before the GPU's shortened part, runs it in one chunk, and the GPU
+//    skips it from the start, as a static split does (HETERO_CPU_SHARE). The adaptive protocol
+//    (chunks growing from 2 %, the GPU skipping what they finished) only learns that speed: with a
+//    GPU 15-30 times faster than the CPU its chunks' fixed costs take more than the CPU adds
+//    (syr2k on the H100: 13.5 ms against 9.27 whole, a planned 5 % share 8.8 ms). A planned split
+//    measured slower than running whole is re-probed ever more rarely, like any split that lost,
+//    and the CPU speed it measured plans the next one.
 #pragma once
 
 #include <cstddef>
@@ -66,6 +75,7 @@ struct LaunchCost {
     // (decision.cpp, nwaySplitCost).
     double linkBytesPerSecond = 0;
     double priorRatio = 0;
+    double bytesWritten = 0;        // by the launch, in memory objects (a planned split's send, planShare)
     uint64_t workGroups = 0;        // of the launch (0: not known)
     unsigned gpuComputeUnits = 0;   // of the slot it runs on whole (0: not known)
     bool fitsGpuAtOnce() const { return workGroups > 0 && gpuComputeUnits > 0 && workGroups <= gpuComputeUnits; }
@@ -108,26 +118,46 @@ public:
     // The process-wide history.
     static SplitHistory& instance();
 
+    // The CPU's planned share keeps this much room before the GPU's part ends: a CPU share that ends
+    // late holds the whole launch back, one that ends early only gives a little of the gain away.
+    static constexpr double kPlanMargin = 0.9;
+    // A plan must promise at least this share of the time run whole (measurements are that noisy).
+    static constexpr double kMinPlanGain = 0.02;
+    // What the CPU side spends after its chunk (compare and send its results, the merge), per byte
+    // the launch writes: syr2k's 4 MiB took 0.3 ms on the H100 machine's 16 cores.
+    static constexpr double kSendBytesPerSecond = 15e9;
+
     struct Decision {
         bool split = false;
         bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
         std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
+        double plannedShare = -1;            // a planned split's CPU share (planShare); <0: adaptive
     };
     // The next launch of `kernel` (a key naming its source, see KernelVariants::historyKey) at `size`.
     Decision decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost = {});
     // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
     void recordWhole(const std::string& kernel, const LaunchSize& size, double seconds);
     // A split launch took `seconds` (from when it could start); `probe`: it was a probe;
-    // `cpuShare`: the share of the work-groups the CPU did (negative: not known). A kernel's first
+    // `cpuShare`: the share of the work-groups the CPU did (negative: not known); `planned`: it was a
+    // planned split (Decision::plannedShare; the size's first plan is tried until one is measured). A kernel's first
     // split in the process is not a measurement: it loaded the variants and paid every first use
     // (two H100s: gemm's first N-way split 212 ms, the next ones 13 ms, docs/results/h100-session13),
     // so it counts as no probe and the next launch may probe again.
     void recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
-                     double cpuShare = -1);
+                     double cpuShare = -1, bool planned = false);
+
+    // The CPU's own speed on `kernel`, measured in a split: a chunk of `chunkItems` work-items took
+    // `chunkSeconds` (its largest, whose fixed costs weigh least), and its first chunk started
+    // `startSeconds` after the split did (negative: not measured).
+    void recordCpuSpeed(const std::string& kernel, double chunkItems, double chunkSeconds, double startSeconds);
 
     // The best a split of a launch that runs whole in `wholeSeconds` could gain (negative: it
     // cannot), for `kernel` as far as it is known.
     double gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost);
+    // The CPU share a planned split of a launch of `items` work-items, `wholeSeconds` run whole,
+    // would give the CPU: 0 when no share gains kMinPlanGain, negative while the CPU's speed on
+    // `kernel` is not known.
+    double planShare(const std::string& kernel, double wholeSeconds, double items, const LaunchCost& cost);
 
     // Between runs (split/history_store.cpp): the history as text (measurements, not what is in
     // flight), and a text read back into an empty history. False when the text is not a history
@@ -148,6 +178,7 @@ private:
         unsigned timingSince = 0;
         unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
         unsigned retimeEvery = kFirstRetimeEvery;  // while it cannot gain; doubles at each timing
+        bool planTried = false;     // a planned split was measured at this size (its first plan is tried at once)
     };
     struct Kernel {
         unsigned launches = 0;
@@ -160,10 +191,13 @@ private:
         double lastLoss = 0;         // the latest probe's loss: what the next is expected to cost
         double secondsPerItem = -1;  // run whole, at the latest measured size
         double cpuRatio = -1;        // the CPU's speed over the GPU's in this kernel's latest split
+        double cpuSecondsPerItem = -1;  // the CPU's, in one chunk (recordCpuSpeed)
+        double cpuStartSeconds = -1;    // from a split's start to the CPU's first chunk
         std::map<LaunchSize, Size> sizes;
     };
     double ratioFor(const Kernel& k) const;  // with mutex_ held
     double gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const;
+    double planShareLocked(const Kernel& k, double wholeSeconds, double items, const LaunchCost& cost) const;
 
     std::mutex mutex_;
     std::map<std::string, Kernel> kernels_;

@@ -407,3 +407,128 @@ TEST_CASE("split history: a kernel's first split loads its variants, so a slow o
     for (int i = 0; i < 16; ++i) splits += h.decide("k", size(1024)).split;
     CHECK(splits >= 15);
 }
+
+namespace {
+
+// syr2k at STANDARD on the H100 machine (docs/results/h100-session23): 1024 x 1024 work-items in
+// 4,096 work-groups, 9.27 ms run whole; an adaptive probe took 13.5 ms, its CPU doing 5 % in chunks
+// whose largest (128 work-groups) took 4.73 ms, its first starting 0.56 ms into the split.
+LaunchSize syr2kSize() {
+    LaunchSize s;
+    s.dims = 2;
+    s.global[0] = s.global[1] = 1024;
+    return s;
+}
+LaunchCost syr2kCost() {
+    LaunchCost c;
+    c.workGroups = 4096;
+    c.gpuComputeUnits = 132;
+    c.bytesWritten = 4 << 20;
+    c.bytesMoved = 2 * c.bytesWritten;
+    return c;
+}
+constexpr double kSyr2kWhole = 9.27 * kMs;
+
+// The history after syr2k's first launches: loaded, timed whole, one adaptive probe.
+void syr2kProbed(SplitHistory& h) {
+    loaded(h);
+    h.decide("k", syr2kSize(), syr2kCost());
+    h.recordWhole("k", syr2kSize(), kSyr2kWhole);
+    SplitHistory::Decision probe = h.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(probe.split);
+    REQUIRE(probe.plannedShare < 0);  // the CPU's speed is not known yet: adaptive
+    h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
+    h.recordSplit("k", syr2kSize(), 13.5 * kMs, true, 0.05);
+}
+
+}  // namespace
+
+TEST_CASE("split history: once a split measured the CPU's speed, a split is planned where the CPU ends before the GPU",
+          "[split_history][plan]") {
+    SplitHistory h;
+    syr2kProbed(h);
+    // The adaptive probe lost 4.2 ms, but the plan promises a gain: it is tried at the next launch.
+    SplitHistory::Decision d = h.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(d.split);
+    CHECK(d.probe);
+    // Both sides' predicted times: the CPU (its start, its share, its send) ends before the GPU's part.
+    const double share = d.plannedShare, items = 1024.0 * 1024.0;
+    const double cpuPerItem = 4.73 * kMs / (128 * 256), gpuPerItem = kSyr2kWhole / items;
+    const double cpuEnds = 0.56 * kMs + SplitHistory::kSplitFixedSeconds + (4 << 20) / SplitHistory::kSendBytesPerSecond +
+                           share * items * cpuPerItem;
+    const double gpuEnds = (1 - share) * items * gpuPerItem;
+    CHECK(share > 0.03);
+    CHECK(share < 0.07);
+    CHECK(cpuEnds < gpuEnds);
+    CHECK(cpuEnds > 0.8 * gpuEnds);  // not far below: the CPU takes most of what it can
+    // The planned split won (8.8 ms): splitting goes on, as planned, with the speed it measured.
+    h.recordCpuSpeed("k", share * items, 8.03 * kMs * share / 0.06, 0.5 * kMs);
+    h.recordSplit("k", syr2kSize(), 8.8 * kMs, true, share, true);
+    d.probe.reset();
+    unsigned planned = 0;
+    for (int i = 0; i < 32; ++i) {
+        SplitHistory::Decision next = h.decide("k", syr2kSize(), syr2kCost());
+        planned += next.split && next.plannedShare > 0;
+    }
+    CHECK(planned >= 30);
+    // Kept between runs: a history read back plans the same share.
+    SplitHistory second;
+    REQUIRE(second.deserialize(h.serialize()));
+    CHECK(second.planShare("k", kSyr2kWhole, items, syr2kCost()) == h.planShare("k", kSyr2kWhole, items, syr2kCost()));
+}
+
+TEST_CASE("split history: a CPU too slow for any share to gain runs whole, and a plan that lost is tried rarely",
+          "[split_history][plan]") {
+    SplitHistory h;
+    syr2kProbed(h);
+    // The CPU measured 40 times slower than above: no share gains 2 %.
+    h.recordCpuSpeed("k", 128 * 256, 40 * 4.73 * kMs, 0.56 * kMs);
+    CHECK(h.planShare("k", kSyr2kWhole, 1024.0 * 1024.0, syr2kCost()) == 0);
+    unsigned splits = 0;
+    for (int i = 0; i < 256; ++i) splits += h.decide("k", syr2kSize(), syr2kCost()).split;
+    CHECK(splits == 0);
+
+    // Fast again: the plan is tried, and loses (the CPU was busy): re-tried ever more rarely.
+    SplitHistory l;
+    syr2kProbed(l);
+    SplitHistory::Decision d = l.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(d.plannedShare > 0);
+    l.recordSplit("k", syr2kSize(), 12 * kMs, true, d.plannedShare, true);
+    d.probe.reset();
+    splits = 0;
+    for (int i = 0; i < 256; ++i) {
+        SplitHistory::Decision next = l.decide("k", syr2kSize(), syr2kCost());
+        if (next.split) {
+            ++splits;
+            l.recordSplit("k", syr2kSize(), 12 * kMs, next.probe != nullptr, next.plannedShare, next.plannedShare > 0);
+        } else if (next.timeWhole) {
+            l.recordWhole("k", syr2kSize(), kSyr2kWhole);
+        }
+    }
+    CHECK(splits <= 8);
+}
+
+TEST_CASE("split history: a planned split that was a process's first split (not measured), or ran whole, is tried again",
+          "[split_history][plan]") {
+    SplitHistory h;
+    syr2kProbed(h);
+    // The next run of the program: its first split loads the variants and is not measured.
+    SplitHistory next;
+    REQUIRE(next.deserialize(h.serialize()));
+    SplitHistory::Decision first = next.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(first.plannedShare > 0);
+    next.recordSplit("k", syr2kSize(), 40 * kMs, true, first.plannedShare, true);
+    first.probe.reset();
+    SplitHistory::Decision second = next.decide("k", syr2kSize(), syr2kCost());
+    CHECK(second.split);
+    CHECK(second.plannedShare > 0);
+    // A planned split that ran whole after all (its variants were still being built, say) is not a try.
+    SplitHistory whole;
+    syr2kProbed(whole);
+    SplitHistory::Decision built = whole.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(built.plannedShare > 0);
+    built.probe.reset();  // dropped unrun
+    SplitHistory::Decision again = whole.decide("k", syr2kSize(), syr2kCost());
+    CHECK(again.split);
+    CHECK(again.plannedShare > 0);
+}
