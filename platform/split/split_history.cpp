@@ -79,7 +79,12 @@ void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, 
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     if (!k.splitHere) return;  // the first split in the process compiled the CPU's chunk (recordSplit)
-    k.cpuSecondsPerItem = chunkSeconds / chunkItems;
+    // Slower news is believed at once, faster news half-way: a share planned on a speed the CPU
+    // does not reach holds the launch back, one planned on a slower speed only gives a little away.
+    const double measured = chunkSeconds / chunkItems;
+    k.cpuSecondsPerItem = k.cpuSecondsPerItem <= 0 || measured > k.cpuSecondsPerItem
+                              ? measured
+                              : 0.5 * (k.cpuSecondsPerItem + measured);
     if (startSeconds >= 0) k.cpuStartSeconds = startSeconds;
     HETERO_LOG(Debug, "history %s: CPU %.3f us per 1000 work-items in one chunk, starts %.3f ms into a split", kernel.c_str(),
                k.cpuSecondsPerItem * 1e9, k.cpuStartSeconds * 1e3);
@@ -136,7 +141,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
     // and what it measures decides from then on.
-    const bool firstPlan = plan > 0 && !s.planTried;
+    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.planLost && plan < kRetryShare * s.triedShare));
     const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
     if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
         return runWhole();
@@ -170,7 +175,10 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     }
     Size& s = k.sizes[size];
     s.split = seconds;
-    if (planned) s.planTried = true;
+    if (planned) {
+        s.triedShare = cpuShare;
+        s.planLost = s.whole >= 0 && seconds > s.whole;
+    }
     if (s.whole >= 0 && probe) {
         k.lastLoss = std::max(0.0, seconds - s.whole);
         k.probeLoss += k.lastLoss;
@@ -238,7 +246,7 @@ std::string SplitHistory::serialize() {
             out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
                    std::to_string(size.global[1]) + " " + std::to_string(size.global[2]) + " " + number(s.whole) + " " +
                    number(s.split) + " " + (s.measured ? "1" : "0") + " " + std::to_string(s.launches) + " " +
-                   std::to_string(s.probeEvery) + " " + (s.planTried ? "1" : "0") + "\n";
+                   std::to_string(s.probeEvery) + " " + number(s.triedShare) + " " + (s.planLost ? "1" : "0") + "\n";
         }
     }
     return out;
@@ -278,11 +286,11 @@ bool SplitHistory::deserialize(const std::string& text) {
                 !readCount(in, c, most) || !readNumber(in, s.whole) || !readNumber(in, s.split) || !readNumber(in, measured))
                 return false;
             unsigned long long launches = 0, every = 0;
-            unsigned long long planTried = 0;
+            unsigned long long planLost = 0;
             if (!readCount(in, launches, most) || !readCount(in, every, kMaxProbeEvery) || every == 0 ||
-                !readCount(in, planTried, 1))
+                !readNumber(in, s.triedShare) || !readCount(in, planLost, 1))
                 return false;
-            s.planTried = planTried == 1;
+            s.planLost = planLost == 1;
             size.dims = static_cast<unsigned>(dims);
             size.global[0] = a, size.global[1] = b, size.global[2] = c;
             s.measured = measured == 1;

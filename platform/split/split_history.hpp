@@ -35,7 +35,7 @@
 //    GPU 15-30 times faster than the CPU its chunks' fixed costs take more than the CPU adds
 //    (syr2k on the H100: 13.5 ms against 9.27 whole, a planned 5 % share 8.8 ms). A planned split
 //    measured slower than running whole is re-probed ever more rarely, like any split that lost,
-//    and the CPU speed it measured plans the next one.
+//    unless the CPU speed it measured plans a much smaller share: that is tried at once.
 #pragma once
 
 #include <cstddef>
@@ -119,8 +119,12 @@ public:
     static SplitHistory& instance();
 
     // The CPU's planned share keeps this much room before the GPU's part ends: a CPU share that ends
-    // late holds the whole launch back, one that ends early only gives a little of the gain away.
-    static constexpr double kPlanMargin = 0.9;
+    // late holds the whole launch back, one that ends early only gives a little of the gain away
+    // (syr2k on the H100: a work-group the CPU takes saves the GPU 2.3 us and costs the CPU 30-40;
+    // its speed varied by 1.45x between runs, and 90 % of the balance lost in the slower one).
+    static constexpr double kPlanMargin = 0.8;
+    // A plan this much smaller than one that lost is tried at once (not as a rare re-probe).
+    static constexpr double kRetryShare = 0.9;
     // A plan must promise at least this share of the time run whole (measurements are that noisy).
     static constexpr double kMinPlanGain = 0.02;
     // What the CPU side spends after its chunk (compare and send its results, the merge), per byte
@@ -148,7 +152,8 @@ public:
 
     // The CPU's own speed on `kernel`, measured in a split: a chunk of `chunkItems` work-items took
     // `chunkSeconds` (its largest, whose fixed costs weigh least), and its first chunk started
-    // `startSeconds` after the split did (negative: not measured).
+    // `startSeconds` after the split did (negative: not measured). A slower speed than known is
+    // believed at once, a faster one half-way.
     void recordCpuSpeed(const std::string& kernel, double chunkItems, double chunkSeconds, double startSeconds);
 
     // The best a split of a launch that runs whole in `wholeSeconds` could gain (negative: it
@@ -178,7 +183,11 @@ private:
         unsigned timingSince = 0;
         unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
         unsigned retimeEvery = kFirstRetimeEvery;  // while it cannot gain; doubles at each timing
-        bool planTried = false;     // a planned split was measured at this size (its first plan is tried at once)
+        // The share of the latest planned split measured at this size (negative: none), and whether
+        // it lost against running whole: a size's first plan is tried at once, and so is one much
+        // smaller than a plan that lost (the CPU measured slower in it).
+        double triedShare = -1;
+        bool planLost = false;
     };
     struct Kernel {
         unsigned launches = 0;

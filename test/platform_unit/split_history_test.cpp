@@ -532,3 +532,27 @@ TEST_CASE("split history: a planned split that was a process's first split (not 
     CHECK(again.split);
     CHECK(again.plannedShare > 0);
 }
+
+TEST_CASE("split history: a plan that lost because the CPU was slower is re-planned smaller and tried at once",
+          "[split_history][plan]") {
+    SplitHistory h;
+    syr2kProbed(h);
+    SplitHistory::Decision d = h.decide("k", syr2kSize(), syr2kCost());
+    REQUIRE(d.plannedShare > 0);
+    const double first = d.plannedShare, items = 1024.0 * 1024.0;
+    // The CPU ran 1.45 times slower than planned (another run of the program on a busier machine).
+    h.recordCpuSpeed("k", first * items, 1.45 * 4.73 * kMs * first * items / (128 * 256), 0);
+    h.recordSplit("k", syr2kSize(), 11 * kMs, true, first, true);
+    d.probe.reset();
+    SplitHistory::Decision next = h.decide("k", syr2kSize(), syr2kCost());
+    CHECK(next.split);
+    CHECK(next.plannedShare > 0);
+    CHECK(next.plannedShare < SplitHistory::kRetryShare * first);
+    // A faster chunk afterwards counts half-way only.
+    const double slow = h.planShare("k", kSyr2kWhole, items, syr2kCost());
+    h.recordCpuSpeed("k", first * items, 0.5 * 4.73 * kMs * first * items / (128 * 256), 0);
+    const double after = h.planShare("k", kSyr2kWhole, items, syr2kCost());
+    CHECK(after > slow);
+    h.recordCpuSpeed("k", first * items, 0.5 * 4.73 * kMs * first * items / (128 * 256), 0);
+    CHECK(h.planShare("k", kSyr2kWhole, items, syr2kCost()) > after);
+}
