@@ -334,8 +334,6 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
 // has as each chunk is published, so it stays right when a later chunk fails.
 void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved,
                std::vector<uint64_t>& chunkSizes, uint64_t& sent) {
-    cl_kernel chunkKernel = r.variants->chunk[r.cpu].get();
-    cl_uint numArgs = static_cast<cl_uint>(r.args.size());
     // Static split (HETERO_CPU_SHARE): the GPU skips [cpuFloor, groups) from the start, so the CPU must
     // finish all of it and send it once, whatever the GPU does meanwhile. Adaptive: until the GPU ends.
     const bool fixedShare = r.fixedShare;
@@ -369,16 +367,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         const unsigned groupSplit = !maySplitGroups ? 1
                                     : randomChunks  ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16))
                                                     : transform::groupSplitFor(r.range, size, r.cpuUnits);
-        {
-            // Arguments are captured at enqueue: the lock need not cover the chunk's run.
-            std::lock_guard lock(r.variants->mutex);
-            r.kernel->applyArgs(chunkKernel, r.cpu, r.args);
-            for (const auto& sl : transform::chunkLaunches(r.range, begin, next, groupSplit)) {
-                setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
-                check(backend::enqueueKernel(cpuQueue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local, {},
-                                             chunkDone.receive()));
-            }
-        }
+        r.enqueueChunk(r.cpu, cpuQueue, begin, next, groupSplit, {}, chunkDone);
         backend::flush(cpuQueue);
         // Until the chunk is done, or (adaptive) the GPU is: then the chunk's results would come too
         // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
@@ -426,21 +415,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
 // its abortable kernel skipped and the CPU never sent, with the chunk variant, before the merge
 // (same in-order transfer queue). Throws Error when it cannot.
 void runOnGpu(SplitRun& r, cl_command_queue gpuTransfer, uint64_t begin, uint64_t end) {
-    cl_kernel chunkKernel = r.variants->chunk[r.gpu].get();
-    if (!chunkKernel) fail(CL_INVALID_OPERATION);
     HETERO_LOG(Info, "split %s: the GPU runs the CPU's share (work-groups %llu to %llu)", r.name.c_str(),
                (unsigned long long)begin, (unsigned long long)(end - 1));
     backend::Event done;
-    {
-        std::lock_guard lock(r.variants->mutex);
-        r.kernel->applyArgs(chunkKernel, r.gpu, r.args);
-        const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
-        for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-            setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
-            check(backend::enqueueKernel(gpuTransfer, chunkKernel, sl.dims, sl.offset, sl.global, sl.local, {},
-                                         done.receive()));
-        }
-    }
+    r.enqueueChunk(r.gpu, gpuTransfer, begin, end, 1, {}, done);
     const cl_int status = backend::waitFor(done.get());
     if (status != CL_SUCCESS) fail(status < 0 ? status : CL_OUT_OF_RESOURCES);
 }

@@ -185,15 +185,7 @@ void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo
     const bool maySplitGroups = chaos::on() && !r.variants->fixedWorkGroupSize &&
                                 transform::groupSplitAllowed(*r.variants->analysis, r.range);
     const unsigned groupSplit = maySplitGroups ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16)) : 1;
-    const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
-    // Arguments are captured at enqueue: the lock need not cover the kernel's run.
-    std::lock_guard lock(r.variants->mutex);
-    cl_kernel chunk = r.variants->chunk[slot].get();
-    r.kernel->applyArgs(chunk, slot, r.args);
-    for (const auto& sl : transform::chunkLaunches(r.range, lo, hi, groupSplit)) {
-        setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
-        check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
-    }
+    r.enqueueChunk(slot, queue, lo, hi, groupSplit, wait, done);
 }
 
 // With HETERO_TRACE: part `p`'s kernel as its device ran it, from the marker before it to its

@@ -1,6 +1,7 @@
 // What every split launch in discrete memory starts with (split_launch.hpp).
 #include "platform/split/split_launch.hpp"
 
+#include "devices/backend_commands.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/split_common.hpp"
 
@@ -20,6 +21,20 @@ void SplitLaunch::begin(Kernel& k, const std::vector<KernelArg>& a, const Launch
     if (!launch.hasLocal) chooseLocalSize(launch, k.maxWorkGroupSize() ? k.maxWorkGroupSize() : 1);
     range = toNDRange(launch);
     groups = range.numGroups();
+}
+
+void SplitLaunch::enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, unsigned groupSplit,
+                               const std::vector<cl_event>& wait, backend::Event& done) const {
+    const cl_uint numArgs = static_cast<cl_uint>(args.size());
+    // Arguments are captured at enqueue: the lock need not cover the chunk's run.
+    std::lock_guard lock(variants->mutex);
+    cl_kernel chunk = variants->chunk[slot].get();
+    if (!chunk) fail(CL_INVALID_OPERATION);
+    kernel->applyArgs(chunk, slot, args);
+    for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
+        setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
+        check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
+    }
 }
 
 }  // namespace hetero

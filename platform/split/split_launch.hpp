@@ -33,6 +33,12 @@ struct SplitLaunch {
     // Fills all of the above for `kernel` launched as `launch` with `args`, as `decision` decided.
     void begin(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                const SplitDecision& decision);
+
+    // Enqueues `slot`'s chunk variant over the work-groups [lo, hi) on `queue`, each work-group run
+    // as `groupSplit` smaller ones (transform::chunkLaunches), after `wait`; `done` becomes the last
+    // sub-launch's event. Throws Error. [lo, hi) must not be empty.
+    void enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, unsigned groupSplit,
+                      const std::vector<cl_event>& wait, backend::Event& done) const;
 };
 
 }  // namespace hetero
