@@ -35,6 +35,7 @@ LaunchSize sizeKey(const LaunchGeometry& l) {
 // `cost` comes with the launch's work-groups and the GPU slot's compute units.
 LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args, LaunchCost cost) {
     if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
+    cost.plannable = true;  // the discrete engine runs planned shares
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
         if (args[i].mem && params[i].mayWrite) {

@@ -53,7 +53,7 @@ double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const
 }
 
 double SplitHistory::planShareLocked(const Kernel& k, double whole, double items, const LaunchCost& cost) const {
-    if (k.cpuSecondsPerItem <= 0 || whole <= 0 || items <= 0) return -1;
+    if (!cost.plannable || k.cpuSecondsPerItem <= 0 || whole <= 0 || items <= 0) return -1;
     const double gpuPerItem = whole / items, cpuPerItem = k.cpuSecondsPerItem;
     // The CPU's fixed costs: until its chunk starts (as measured: inputs brought to the CPU included),
     // and after it: its results compared and sent, the merge. (The merged result is not streamed

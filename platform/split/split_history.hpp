@@ -76,6 +76,9 @@ struct LaunchCost {
     double linkBytesPerSecond = 0;
     double priorRatio = 0;
     double bytesWritten = 0;        // by the launch, in memory objects (a planned split's send, planShare)
+    // The engine that would split it runs planned shares (the GPU + CPU pair in discrete memory):
+    // otherwise planShare says nothing and the model above decides.
+    bool plannable = false;
     uint64_t workGroups = 0;        // of the launch (0: not known)
     unsigned gpuComputeUnits = 0;   // of the slot it runs on whole (0: not known)
     bool fitsGpuAtOnce() const { return workGroups > 0 && gpuComputeUnits > 0 && workGroups <= gpuComputeUnits; }

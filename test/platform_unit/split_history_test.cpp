@@ -425,6 +425,7 @@ LaunchCost syr2kCost() {
     c.gpuComputeUnits = 132;
     c.bytesWritten = 4 << 20;
     c.bytesMoved = 2 * c.bytesWritten;
+    c.plannable = true;
     return c;
 }
 constexpr double kSyr2kWhole = 9.27 * kMs;
@@ -555,4 +556,25 @@ TEST_CASE("split history: a plan that lost because the CPU was slower is re-plan
     CHECK(after > slow);
     h.recordCpuSpeed("k", first * items, 0.5 * 4.73 * kMs * first * items / (128 * 256), 0);
     CHECK(h.planShare("k", kSyr2kWhole, items, syr2kCost()) > after);
+}
+
+TEST_CASE("split history: a launch whose engine runs no planned shares is decided by the model, never planned",
+          "[split_history][plan]") {
+    // The CPU's speed was learned in discrete memory; a unified context (or an N-way split) in the
+    // same process launches the kernel: no plan, and no plan's first try past the probe budget.
+    SplitHistory h;
+    syr2kProbed(h);
+    LaunchCost unified = syr2kCost();
+    unified.plannable = false;
+    CHECK(h.planShare("k", kSyr2kWhole, 1024.0 * 1024.0, unified) < 0);
+    unsigned planned = 0, splits = 0;
+    for (int i = 0; i < 256; ++i) {
+        SplitHistory::Decision d = h.decide("k", syr2kSize(), unified);
+        planned += d.plannedShare > 0;
+        splits += d.split;
+        if (d.split) h.recordSplit("k", syr2kSize(), 13.5 * kMs, d.probe != nullptr, 0.05);
+        else if (d.timeWhole) h.recordWhole("k", syr2kSize(), kSyr2kWhole);
+    }
+    CHECK(planned == 0);
+    CHECK(splits <= 8);
 }
