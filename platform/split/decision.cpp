@@ -178,6 +178,7 @@ void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool read
     if (!kv.ready()) {
         d.split = false;
         d.probe.reset();
+        d.plannedShare = -1;
         d.nwaySlots.clear();
         d.why = "its split variants are being built";
     }
@@ -223,8 +224,7 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
     d.split = h.split;
     d.timeUnsplit = h.timeWhole;
     d.probe = std::move(h.probe);
-    // A planned share is a static split of it, which only the GPU + CPU pair's discrete engine runs.
-    if (!nwaySlots && kernel.context()->memoryModel() == MemoryModel::Discrete) d.plannedShare = h.plannedShare;
+    d.plannedShare = h.plannedShare;  // only where the engine runs plans (LaunchCost::plannable)
     if (!d.split) d.why = "history: running whole is timed first";
 }
 

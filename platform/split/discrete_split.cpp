@@ -261,7 +261,8 @@ void captureSent(SplitRun& r, cl_command_queue cpuQueue) {
 
 // A static or planned split sends its CPU copies once, whole, when every one is pinned: the merge
 // compares them with the pre-launch snapshots anyway (merge.hpp), and where the CPU wrote nothing
-// they hold the pre-launch contents, as the snapshots do. That costs a DMA of each object (40 GB/s
+// they hold the pre-launch contents, as the snapshots do (H9: a stale CPU copy of a written object
+// was brought from its snapshot before the chunk, submitSplit's migrations). That costs a DMA of each object (40 GB/s
 // and more from pinned memory on the H100 machine) instead of a copy of it before the chunk
 // (captureSent) and a compare after it, both on the CPU side's critical path.
 bool sendsWhole(const SplitRun& r) {
@@ -391,7 +392,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
                      trace::num("launch", r.launchId), trace::num("group_split", double(groupSplit))});
         next = begin;
         const double chunkSeconds = splitClock() - t0;
-        if (size > r.largestChunk) r.largestChunk = size, r.largestChunkSeconds = chunkSeconds;
+        if (size > r.largestChunk) {
+            r.largestChunk = size;
+            r.largestChunkSeconds = chunkSeconds;
+        }
         double perGroup = chunkSeconds / double(size);
         if (lastPerGroup < 0 || perGroup < lastPerGroup * 0.95) chunk *= 2;  // grow while it pays
         lastPerGroup = perGroup;
@@ -452,7 +456,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
         const bool idle = !r.fixedShare && chaos::cpuIdle();  // test knob: the GPU wins the race
         if (cpuStarts && !idle) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
-        HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); the GPU result stands", r.name.c_str(), errorName(e.code));
+        HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); %s", r.name.c_str(), errorName(e.code),
+                   r.fixedShare ? "the GPU runs what it did not send" : "the GPU result stands");
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
     r.openGpuGate();

@@ -141,7 +141,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
     // and what it measures decides from then on.
-    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.planLost && plan < kRetryShare * s.triedShare));
+    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.split > s.whole && plan < kRetryShare * s.triedShare));
     const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
     if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
         return runWhole();
@@ -175,10 +175,7 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
     }
     Size& s = k.sizes[size];
     s.split = seconds;
-    if (planned) {
-        s.triedShare = cpuShare;
-        s.planLost = s.whole >= 0 && seconds > s.whole;
-    }
+    if (planned) s.triedShare = cpuShare;
     if (s.whole >= 0 && probe) {
         k.lastLoss = std::max(0.0, seconds - s.whole);
         k.probeLoss += k.lastLoss;
@@ -246,7 +243,7 @@ std::string SplitHistory::serialize() {
             out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
                    std::to_string(size.global[1]) + " " + std::to_string(size.global[2]) + " " + number(s.whole) + " " +
                    number(s.split) + " " + (s.measured ? "1" : "0") + " " + std::to_string(s.launches) + " " +
-                   std::to_string(s.probeEvery) + " " + number(s.triedShare) + " " + (s.planLost ? "1" : "0") + "\n";
+                   std::to_string(s.probeEvery) + " " + number(s.triedShare) + "\n";
         }
     }
     return out;
@@ -286,11 +283,9 @@ bool SplitHistory::deserialize(const std::string& text) {
                 !readCount(in, c, most) || !readNumber(in, s.whole) || !readNumber(in, s.split) || !readNumber(in, measured))
                 return false;
             unsigned long long launches = 0, every = 0;
-            unsigned long long planLost = 0;
             if (!readCount(in, launches, most) || !readCount(in, every, kMaxProbeEvery) || every == 0 ||
-                !readNumber(in, s.triedShare) || !readCount(in, planLost, 1))
+                !readNumber(in, s.triedShare))
                 return false;
-            s.planLost = planLost == 1;
             size.dims = static_cast<unsigned>(dims);
             size.global[0] = a, size.global[1] = b, size.global[2] = c;
             s.measured = measured == 1;

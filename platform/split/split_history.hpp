@@ -186,11 +186,10 @@ private:
         unsigned timingSince = 0;
         unsigned probeEvery = 16;  // launches between re-probes of the slower way; doubles on a loss
         unsigned retimeEvery = kFirstRetimeEvery;  // while it cannot gain; doubles at each timing
-        // The share of the latest planned split measured at this size (negative: none), and whether
-        // it lost against running whole: a size's first plan is tried at once, and so is one much
-        // smaller than a plan that lost (the CPU measured slower in it).
+        // The share of the latest planned split measured at this size (negative: none): a size's
+        // first plan is tried at once, and so is one much smaller than a plan that lost (`split`
+        // above `whole`: the CPU measured slower in it).
         double triedShare = -1;
-        bool planLost = false;
     };
     struct Kernel {
         unsigned launches = 0;

@@ -7,7 +7,8 @@
 //   [static-share]  a static split whose CPU share is half the work-groups (HETERO_CPU_SHARE=0.5):
 //                its ctest entry checks the log says it ran as one chunk
 //                (engine.fixed-cost-static-share-cpu-fails: every CPU chunk fails, the GPU runs the share)
-//   [static-share-pinned]  the same with objects whose host copies are pinned: sent whole
+//   [static-share-pinned]  the same with objects whose host copies are pinned: sent whole, also
+//                one written by two splits in a row (its stale CPU copy brought first, H9)
 //   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
 #include "cl_test.hpp"
 #include "hetero_counters.hpp"
@@ -241,6 +242,35 @@ TEST_CASE("a static split of objects in pinned memory sends the CPU's copy whole
         CHECK(chain.right(chain.current));
         CHECK(chain.mapsRight(chain.current));
     }
+}
+
+TEST_CASE("a static split sends whole only a CPU copy that holds the pre-launch contents (H9)", "[static-share-pinned]") {
+    // The same object written by two static splits in a row, nothing reading it between: after the
+    // first, its CPU copy holds the CPU's half of the result and the GPU's half from before (it was
+    // left stale, not streamed back). The merge takes every element where what the CPU sent differs
+    // from the pre-launch contents, so the second split must bring that copy up to date before it
+    // sends it whole: else the GPU's half of the result would come out as it was before the first.
+    Env env;
+    Chain chain(env, "static share stale target", 64 * 1024);
+    const size_t bytes = chain.items * sizeof(cl_uint);
+    std::vector<cl_uint> expect(chain.items);
+    for (cl_uint round = 1; round <= 2; ++round) {
+        setArg(chain.kernel, 0, chain.buf[0]);
+        setArg(chain.kernel, 1, chain.buf[1]);
+        setArg(chain.kernel, 2, round);
+        Counters before = Counters::read(env.platform);
+        size_t global = chain.items, local = kLocal;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, chain.kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        Counters after = Counters::read(env.platform);
+        INFO("round " << round);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        // Round 2 brings the stale copy to the CPU, then sends it whole.
+        CHECK(after[CL_HETERO_BYTES_BETWEEN_DEVICES] - before[CL_HETERO_BYTES_BETWEEN_DEVICES] == (round == 1 ? 1 : 2) * bytes);
+        for (size_t i = 0; i < chain.items; ++i) expect[i] = stepValue(chain.expect[0][i], round, i);
+    }
+    CHECK(env.read<cl_uint>(chain.buf[1], chain.items) == expect);
 }
 
 TEST_CASE("after a split whose CPU did nothing, a launch on its CPU slot reads the split's results",
