@@ -109,6 +109,7 @@ void Backends::load() {
     for (const auto& s : slots_)
         HETERO_LOG(Info, "slot %u: %s", s.index, s.describe().c_str());
     chooseGpuSlots();
+    chooseContexts();
     lockViews();
 }
 
@@ -131,6 +132,26 @@ void Backends::chooseGpuSlots() {
         if (!isGpuSlot(unsigned(n))) gpuSlots_.push_back(unsigned(n));
     }
     std::sort(gpuSlots_.begin(), gpuSlots_.end());
+}
+
+void Backends::chooseContexts() {
+    auto setting = config::get("HETERO_SLOT_CONTEXTS", "slot_contexts");
+    std::string mode = setting ? *setting : "shared";
+    if (mode != "shared" && mode != "own") {
+        HETERO_LOG(Warn, "HETERO_SLOT_CONTEXTS=%s: expected shared or own; using shared", mode.c_str());
+        mode = "shared";
+    }
+    for (const auto& s : slots_) {
+        unsigned owner = s.index;
+        if (mode == "shared" && isGpuSlot(s.index))
+            for (unsigned earlier : gpuSlots_)
+                if (earlier < s.index && slots_[earlier].device == s.device) {
+                    owner = earlier;
+                    break;
+                }
+        contextSlot_.push_back(owner);
+        if (owner != s.index) HETERO_LOG(Info, "slot %u shares slot %u's backend context", s.index, owner);
+    }
 }
 
 bool Backends::isGpuSlot(unsigned slot) const {

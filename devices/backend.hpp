@@ -10,7 +10,8 @@
 namespace hetero {
 
 // One wrapped backend device. The same backend device may fill several slots (e.g. "pocl:0,pocl:0"):
-// each slot gets its own backend context, so slots never share memory objects.
+// each slot has memory objects of its own; GPU slots of one device share a backend context
+// (Backends::contextSlot), every other slot has one of its own.
 struct Slot {
     unsigned index = 0;
     std::string library;          // vendor ICD library it came from
@@ -64,17 +65,26 @@ public:
     // (platform/memory/discrete_storage.cpp). Slot numbers that do not exist are ignored with a warning.
     const std::vector<unsigned>& gpuSlots() const { return gpuSlots_; }
     bool isGpuSlot(unsigned slot) const;
+    // The slot whose backend context `slot` uses: the first GPU slot of the same backend device
+    // (HETERO_SLOT_CONTEXTS=shared, the default), else `slot` itself (=own: a context per slot).
+    // Two contexts on one GPU take turns on it and their buffers meet only through the host; in
+    // one context the slots' kernels run side by side and their copies move on the device
+    // (docs/multi-slot.md, "Slots of one GPU"). CPU slots keep their own: the pair engine's CPU
+    // side computes in host memory of its own.
+    unsigned contextSlot(unsigned slot) const { return slot < contextSlot_.size() ? contextSlot_[slot] : slot; }
 
 private:
     Backends();
     void load();
     void lockViews() const;  // HETERO_BACKEND_VIEW_LOCK
     void chooseGpuSlots();   // HETERO_GPU_SLOTS
+    void chooseContexts();   // HETERO_SLOT_CONTEXTS
     std::vector<BackendPlatform> platforms_;
     std::vector<Slot> slots_;
     std::string problem_;
     unsigned primary_ = 0;
     std::vector<unsigned> gpuSlots_;
+    std::vector<unsigned> contextSlot_;
 };
 
 }  // namespace hetero

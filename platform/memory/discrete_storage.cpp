@@ -268,7 +268,10 @@ void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
     if (!hostPinned() || isImage_ || hostVersion_ != version_) return;
     for (unsigned slot : Backends::instance().gpuSlots()) {
         Copy& c = copies_[slot];
-        if (slot == writtenOn || static_cast<int>(slot) == aliasSlot_ || c.version == version_) continue;
+        // A slot of writtenOn's device splits over writtenOn's objects (one_device_split.hpp).
+        if (slot == writtenOn || static_cast<int>(slot) == aliasSlot_ || c.version == version_ ||
+            context_->sameBackend(slot, writtenOn))
+            continue;
         cl_command_queue q = queue.backendQueue(slot);
         cl_mem m = backendMem(slot);
         cl_event earlier = readyFor(slot, q);  // whatever still uses the old contents there

@@ -57,7 +57,8 @@ public:
     // slot's) holds it too, unless something was written since.
     void hostCopyHolds(uint64_t version);
     // After hostCopyHolds: the write goes on from the (pinned) host copy to every other GPU slot
-    // than `writtenOn`, on `queue`'s backend queues, without waiting, so that an N-way split finds
+    // than `writtenOn` and those of its device (they split over its objects: one_device_split.hpp),
+    // on `queue`'s backend queues, without waiting, so that an N-way split finds
     // its inputs there instead of bringing them while it runs: data the host wrote reaches each
     // device once. Each transfer reads the host copy until it completes, as the write's own does.
     // A transfer that fails leaves that copy stale (Storage::checkMirrors finds out).

@@ -40,7 +40,12 @@ Context* Context::create(const cl_context_properties* properties, Notify notify,
     ctx->properties_ = std::move(props);
     ctx->notify_ = notify;
     ctx->notifyData_ = userData;
+    const Backends& backends = Backends::instance();
     for (const auto& slot : device->slots()) {
+        if (unsigned owner = backends.contextSlot(slot.index); owner != slot.index) {
+            ctx->backend_.push_back(backend::Context::retained(ctx->backend_[owner].get()));
+            continue;
+        }
         cl_int err = CL_SUCCESS;
         backend::Context c = backend::context(slot.platform, slot.device, &err);
         if (!c) {

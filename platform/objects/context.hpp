@@ -1,4 +1,5 @@
-// A Hetero context: one backend context per slot, so slots never share backend objects.
+// A Hetero context: a backend context per slot, shared by GPU slots of one device
+// (Backends::contextSlot); each slot has backend objects of its own all the same.
 #pragma once
 
 #include "platform/memory/memory_model.hpp"
@@ -26,6 +27,9 @@ public:
 
     size_t slotCount() const { return backend_.size(); }
     cl_context backend(unsigned slot) const { return backend_[slot].get(); }
+    // Whether slots `a` and `b` share one backend context: their memory objects may then be used
+    // together in one command (a copy or merge from one's copy into the other's), on the device.
+    bool sameBackend(unsigned a, unsigned b) const { return backend_[a].get() == backend_[b].get(); }
     const std::vector<cl_context_properties>& properties() const { return properties_; }
     cl_int info(cl_context_info param, size_t size, void* value, size_t* sizeRet);
     void addDestructor(Destructor fn, void* userData);
@@ -53,7 +57,7 @@ protected:
 
 private:
     Context() = default;
-    std::vector<backend::Context> backend_;  // per slot
+    std::vector<backend::Context> backend_;  // per slot (one context may appear more than once)
     std::vector<cl_context_properties> properties_;
     Notify notify_ = nullptr;
     void* notifyData_ = nullptr;

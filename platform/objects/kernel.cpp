@@ -237,17 +237,17 @@ Kernel::LaunchLock::~LaunchLock() {
     if (args_) kernel_.argsMutex_.unlock();
 }
 
-void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args) {
+void Kernel::applyArgs(cl_kernel k, unsigned slot, const std::vector<KernelArg>& args, unsigned objectsOf) {
     for (cl_uint i = 0; i < args.size(); ++i) {
         const KernelArg& a = args[i];
-        applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp);
+        applyArg(k, slot, i, a.size, a.value, a.mem.get(), a.sampler.get(), a.stamp, objectsOf);
     }
 }
 
 void Kernel::applyCurrentArgs(unsigned slot, Mem* const* mems) {
     for (cl_uint i = 0; i < args_.size(); ++i) {
         const StoredKernelArg& a = args_[i];
-        applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp);
+        applyArg(backend(slot), slot, i, a.size, a.value, mems[i], nullptr, a.stamp, slot);
     }
 }
 
@@ -282,9 +282,9 @@ void Kernel::pipeCurrentArgs(unsigned slot, Mem* const* mems, backend::CallPipe:
 }
 
 void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const std::vector<unsigned char>& value,
-                      Mem* mem, Sampler* sampler, uint64_t stamp) {
+                      Mem* mem, Sampler* sampler, uint64_t stamp, unsigned objectsOf) {
     // Only the slot's own kernel is tracked; variants (the split engines') are given everything.
-    const bool tracked = k == backend(slot);
+    const bool tracked = k == backend(slot) && objectsOf == slot;
     if (tracked) {
         if (given(slot, i, stamp)) return;
         applied_[slot][i] = 0;  // unknown until the backend took it
@@ -292,10 +292,10 @@ void Kernel::applyArg(cl_kernel k, unsigned slot, cl_uint i, size_t size, const 
     counters::add(counters::BackendKernelArgs);
     cl_int err;
     if (mem) {
-        cl_mem m = mem->backendMem(slot);
+        cl_mem m = mem->backendMem(objectsOf);
         err = backend::setArg(k, i, m);
     } else if (sampler) {
-        cl_sampler s = sampler->backend(slot);
+        cl_sampler s = sampler->backend(objectsOf);
         err = backend::setArg(k, i, s);
     } else {
         err = backend::setArg(k, i, size, value.empty() ? nullptr : value.data());

@@ -66,7 +66,13 @@ public:
     // kernel is given only the arguments that changed since it was last given any (by stamp): a
     // clSetKernelArg is a backend call, and most launches repeat most of their arguments.
     void applyArgs(unsigned slot, const std::vector<KernelArg>& args) { applyArgs(backend_[slot].get(), slot, args); }
-    void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args);
+    void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args) {
+        applyArgs(target, slot, args, slot);
+    }
+    // The same with the memory objects and samplers of `objectsOf`, a slot that shares `slot`'s
+    // backend context (Context::sameBackend): a split over slots of one device runs every part
+    // over the primary's objects (platform/split/one_device_split.hpp).
+    void applyArgs(cl_kernel target, unsigned slot, const std::vector<KernelArg>& args, unsigned objectsOf);
 
     // For a launch submitted by the enqueuing thread at once (platform/split/launch.cpp): the
     // arguments as they are, without a copy. While a LaunchLock is held they cannot change and
@@ -149,8 +155,9 @@ private:
     bool given(unsigned slot, cl_uint index, uint64_t stamp) const { return stamp != 0 && applied_[slot][index] == stamp; }
     // Gives argument `index` to backend kernel `k` of `slot`, unless `k` is the slot's own kernel
     // and already has it (given); variants (the split engines') are given it every time.
+    // Memory objects and samplers are `objectsOf`'s (the slot itself but in applyArgs above).
     void applyArg(cl_kernel k, unsigned slot, cl_uint index, size_t size, const std::vector<unsigned char>& value,
-                  Mem* mem, Sampler* sampler, uint64_t stamp);
+                  Mem* mem, Sampler* sampler, uint64_t stamp, unsigned objectsOf);
     // clSetKernelArg of a value (no memory object or sampler): checked, given to the backends that
     // have to judge it, and stored.
     void setValueArg(cl_uint index, size_t size, const void* value);

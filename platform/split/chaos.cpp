@@ -1,5 +1,7 @@
 #include "platform/split/chaos.hpp"
 
+#include "devices/backend_commands.hpp"
+
 #include "platform/support/config.hpp"
 
 #include <atomic>
@@ -56,6 +58,15 @@ bool failBring() {
     static const unsigned nth = everyKnob("HETERO_TEST_SPLIT_FAIL_BRING", "test_split_fail_bring");
     static std::atomic<unsigned> brings{0};
     return nth > 0 && brings.fetch_add(1) + 1 == nth;
+}
+
+std::thread openLater(cl_event gate) {
+    const unsigned wait = below(30000);
+    return std::thread([opens = backend::Event::retained(gate), wait]() mutable {
+        std::this_thread::sleep_for(std::chrono::microseconds(wait));
+        backend::complete(opens.get(), CL_COMPLETE);
+        opens.reset();
+    });
 }
 
 bool gpuAfterCpu() {

@@ -2,6 +2,10 @@
 // engines, so that tests see many interleavings, reproducibly per seed. Both split engines use it.
 #pragma once
 
+#include <CL/cl.h>
+
+#include <thread>
+
 namespace hetero::chaos {
 
 // True when the knob is set.
@@ -10,6 +14,10 @@ bool on();
 unsigned below(unsigned n);
 // Sleeps a random while below `maxMicroseconds` when the knob is set.
 void delay(unsigned maxMicroseconds);
+// Completes `gate` (a backend user event, retained meanwhile) after a random while below 30 ms, on
+// the thread returned (join it): a split engine holds one side's kernel back behind it, so that
+// the other gets ahead of it or not.
+std::thread openLater(cl_event gate);
 // HETERO_TEST_SPLIT_FAIL_EVERY=<n> (tests only): true for every n-th CPU chunk of the process, which
 // the discrete engine then fails as a backend would, so tests see a CPU side failing mid-launch.
 bool failChunk();

@@ -7,6 +7,7 @@
 #include "platform/split/config.hpp"
 #include "platform/split/discrete_split.hpp"
 #include "platform/split/nway_split.hpp"
+#include "platform/split/one_device_split.hpp"
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/platform.hpp"
 #include "platform/split/history_store.hpp"
@@ -156,16 +157,19 @@ namespace {
 
 // The GPU slots an N-way split of a launch from `preferred` takes, `preferred` first: every GPU
 // slot (Backends::gpuSlots) with the chunk variant, when `preferred` is one and there are two or more; else
-// none. `hasChunk` answers for variants not built yet as if they were.
+// none. `hasChunk` answers for variants not built yet as if they were. In auto mode a slot of
+// `preferred`'s device (one backend context) is left out: it adds no compute, so such slots alone
+// leave the launch to the GPU + CPU pair (HETERO_SPLIT=always splits over them, one_device_split.hpp).
 template <typename HasChunk>
-std::vector<unsigned> nwayParticipants(unsigned preferred, HasChunk hasChunk) {
+std::vector<unsigned> nwayParticipants(const Context& context, unsigned preferred, HasChunk hasChunk) {
     std::vector<unsigned> slots;
     const auto& gpus = Backends::instance().gpuSlots();
     if (gpus.size() < 2 || std::find(gpus.begin(), gpus.end(), preferred) == gpus.end() || !hasChunk(preferred))
         return slots;
     slots.push_back(preferred);
+    const bool sameDeviceToo = splitMode() == SplitMode::Always;
     for (unsigned s : gpus)
-        if (s != preferred && hasChunk(s)) slots.push_back(s);
+        if (s != preferred && hasChunk(s) && (sameDeviceToo || !context.sameBackend(s, preferred))) slots.push_back(s);
     if (slots.size() < 2) slots.clear();
     return slots;
 }
@@ -212,7 +216,8 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
     }
     std::vector<Written> written;
     bool splittable = writtenStorages(kv, args, written, d.why);
-    if (splittable && h.split && discreteSplitsInFlight() + nwaySplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
+    if (splittable && h.split &&
+        discreteSplitsInFlight() + nwaySplitsInFlight() + oneDeviceSplitsInFlight() >= kMaxDiscreteSplitsInFlight) {
         d.why = "the most split launches allowed are still in flight";
         splittable = false;
     }
@@ -263,7 +268,7 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     auto hasChunk = [&](unsigned slot) { return !ready || kv->chunk[slot]; };
     // Two or more GPUs: the launch is split over them (a fixed CPU share keeps the GPU + CPU pair).
     if (nwaySplits() && cpuShare() < 0 && kernel.context()->memoryModel() == MemoryModel::Discrete)
-        if (auto gpus = nwayParticipants(preferredSlot, hasChunk); !gpus.empty())
+        if (auto gpus = nwayParticipants(*kernel.context(), preferredSlot, hasChunk); !gpus.empty())
             return nwayDecision(kernel, *kv, args, launch, std::move(gpus), ready);
     const auto& slots = Device::instance()->slots();
     int cpu = -1;

@@ -734,12 +734,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
             r.gpuGate = backend::Event::retained(gate);
         } else if (gate) {
             gpuWait.push_back(gate);  // gateHeld: our own reference, the opener below may be done before the kernel is enqueued
-            unsigned wait = chaos::below(30000);
-            r.gateOpener = std::thread([opens = backend::Event::retained(gate), wait]() mutable {
-                std::this_thread::sleep_for(std::chrono::microseconds(wait));
-                backend::complete(opens.get(), CL_COMPLETE);
-                opens.reset();
-            });
+            r.gateOpener = chaos::openLater(gate);
         }
     }
     // The GPU: the abortable variant over the whole NDRange.

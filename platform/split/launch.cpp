@@ -12,6 +12,7 @@
 #include "platform/split/discrete_split.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/nway_split.hpp"
+#include "platform/split/one_device_split.hpp"
 #include "platform/split/only_side.hpp"
 #include "platform/split/unified_split.hpp"
 #include "platform/support/config.hpp"
@@ -311,7 +312,10 @@ Ref<Event> queueLaunch(cl_command_type type, Queue& queue, Kernel& kernel, const
                 decision = unifiedSplitDecision(decision, *keep, args);
                 if (decision.split) return submitUnifiedSplit(sub, *keep, args, launch, decision);
             }
-            if (decision.split && !decision.nwaySlots.empty()) return submitNwaySplit(sub, *keep, args, launch, decision);
+            if (decision.split && !decision.nwaySlots.empty())
+                return slotsOfOneDevice(*keep->context(), decision.nwaySlots)
+                           ? submitOneDeviceSplit(sub, *keep, args, launch, decision)
+                           : submitNwaySplit(sub, *keep, args, launch, decision);
             if (decision.split) return submitSplit(sub, *keep, args, launch, decision);
             if (decision.variantsBuilding) sub.tails.push_back(decision.variantsBuilding);
             // A timed launch runs on the queue's profiling side queue (launch_timing.hpp).

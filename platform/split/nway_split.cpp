@@ -43,15 +43,6 @@ bool alikeDevices(const std::vector<unsigned>& slots) {
 }
 double deviceWeight(unsigned slot, bool alike) { return alike ? 1.0 : double(computeUnits(slot)); }
 
-// Each slot's weight in the split. Tests (chaos) draw them at random, so that the ranges' edges
-// fall everywhere.
-std::vector<double> shareWeights(const std::vector<unsigned>& slots) {
-    const bool alike = alikeDevices(slots);
-    std::vector<double> weights;
-    for (unsigned s : slots) weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : deviceWeight(s, alike));
-    return weights;
-}
-
 // Everything one N-way launch holds until its thread is done.
 struct NwayRun : SplitLaunch {
     struct Part {                   // one slot's share
@@ -173,20 +164,6 @@ struct NwayRun : SplitLaunch {
         }
     }
 };
-
-// Enqueues `slot`'s chunk variant over the work-groups [lo, hi) on `queue` (a marker when there
-// are none); `done` becomes the last one's event. Under chaos the work-groups run split at random.
-void enqueueChunk(NwayRun& r, unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,
-                  const std::vector<cl_event>& wait, backend::Event& done) {
-    if (lo == hi) {
-        check(backend::enqueueMarker(queue, wait, done.receive()));
-        return;
-    }
-    const bool maySplitGroups = chaos::on() && !r.variants->fixedWorkGroupSize &&
-                                transform::groupSplitAllowed(*r.variants->analysis, r.range);
-    const unsigned groupSplit = maySplitGroups ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16)) : 1;
-    r.enqueueChunk(slot, queue, lo, hi, groupSplit, wait, done);
-}
 
 // With HETERO_TRACE: part `p`'s kernel as its device ran it, from the marker before it to its
 // last chunk's end, on the trace's clock (the split queues profile then, SplitResources::slot):
@@ -413,7 +390,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                     res.slot(p.slot).mergeKernels.enqueueZero(queue, p.written[t], r.targets[t].bytes, {}, nullptr);
             snapshotForSpans(r, p, queue);
             if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
-            enqueueChunk(r, p.slot, queue, p.lo, p.hi, {}, done[i]);
+            r.enqueuePart(p.slot, queue, p.lo, p.hi, {}, done[i], p.slot);
             backend::flush(queue);
         }
         for (size_t i = 1; i < r.parts.size(); ++i) {
@@ -586,20 +563,20 @@ void runNway(std::shared_ptr<NwayRun> run) {
                (unsigned long long)r.groups, shares.c_str(), bytesMoved, merges, (splitClock() - r.started) * 1e3,
                result == CL_COMPLETE ? "" : ", failed");
 
-    cl_event userPrimary = r.userPrimary;
-    r.userPrimary = nullptr;
-    // Let go of the context, kernel and memory objects before the launch is seen complete: an
-    // application that then releases everything must see its objects go at once.
-    run.reset();
-    backend::complete(userPrimary, result);
-    backend::releaseEvent(userPrimary);
-    --inFlight;
-    tail->finish();  // last: once the application sees the launch complete it may exit
+    cl_event userPrimary = std::exchange(r.userPrimary, nullptr);
+    finishSplitThread(std::move(run), userPrimary, result, std::move(tail), inFlight);
 }
 
 }  // namespace
 
 unsigned nwaySplitsInFlight() { return inFlight.load(); }
+
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots) {
+    const bool alike = alikeDevices(slots);
+    std::vector<double> weights;
+    for (unsigned s : slots) weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : deviceWeight(s, alike));
+    return weights;
+}
 
 double nwayOthersOverFirst(const std::vector<unsigned>& slots) {
     if (slots.empty()) return 0;
@@ -633,7 +610,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     const std::vector<unsigned>& slots = decision.nwaySlots;
     if (slots.empty() || slots[0] != static_cast<unsigned>(sub.slot)) fail(CL_INVALID_OPERATION);
     // Under chaos the edges fall anywhere, inside rows too (the tests' coverage of partial rows).
-    const std::vector<uint64_t> bounds = transform::partBounds(r.range, shareWeights(slots), !chaos::on());
+    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots), !chaos::on());
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;
@@ -749,16 +726,11 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
         gateHeld = backend::userEvent(primaryContext);
         if (cl_event gate = gateHeld.get()) {
             primaryWait.push_back(gate);
-            unsigned wait = chaos::below(30000);
-            r.gateOpener = std::thread([opens = backend::Event::retained(gate), wait]() mutable {
-                std::this_thread::sleep_for(std::chrono::microseconds(wait));
-                backend::complete(opens.get(), CL_COMPLETE);
-                opens.reset();
-            });
+            r.gateOpener = chaos::openLater(gate);
         }
     }
     // The primary's part, on the launch's own queue, after the snapshots (in order).
-    enqueueChunk(r, primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone);
+    r.enqueuePart(primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone, primary);
     searchPrimarySpans(r, primaryQueue);
     backend::flush(primaryQueue);
     stepDone("primary's part and span search");

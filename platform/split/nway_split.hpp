@@ -28,6 +28,10 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 // N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
 unsigned nwaySplitsInFlight();
 
+// Each slot's weight in a split over `slots` (equal for devices of one name, else their compute
+// units). Under the chaos knob they are drawn at random, so that the ranges' edges fall everywhere.
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots);
+
 // The other slots' share of a split over `slots` over the first's (weights: equal for devices of
 // one name, else their compute units): what auto mode's model expects of them (decision.cpp).
 double nwayOthersOverFirst(const std::vector<unsigned>& slots);

@@ -57,4 +57,13 @@ cl_event handToSplitThread(cl_event done, const std::shared_ptr<Tail>& tail, Tai
     return done;
 }
 
+void finishSplitThread(std::shared_ptr<void> run, cl_event done, cl_int status, std::shared_ptr<Tail> tail,
+                       std::atomic<unsigned>& inFlight) {
+    run.reset();
+    backend::complete(done, status);
+    backend::releaseEvent(done);
+    --inFlight;
+    tail->finish();
+}
+
 }  // namespace hetero

@@ -42,4 +42,12 @@ ArgumentStorages lockArgumentStorages(const std::vector<KernelArg>& args);
 cl_event handToSplitThread(cl_event done, const std::shared_ptr<Tail>& tail, Tails& tails,
                            std::atomic<unsigned>& inFlight, std::function<void()> run);
 
+// The end of such a thread (nway_split, one_device_split): lets go of `run` first (the context,
+// kernel and memory objects it keeps: an application that releases everything once the launch
+// completes must see its objects go at once), then completes `done` (owned) with `status`, counts
+// the launch out of `inFlight`, and finishes `tail` last: once the application sees the launch
+// complete it may exit.
+void finishSplitThread(std::shared_ptr<void> run, cl_event done, cl_int status, std::shared_ptr<Tail> tail,
+                       std::atomic<unsigned>& inFlight);
+
 }  // namespace hetero

@@ -3,6 +3,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "platform/observe/trace.hpp"
+#include "platform/split/chaos.hpp"
 #include "platform/split/split_common.hpp"
 
 namespace hetero {
@@ -24,17 +25,29 @@ void SplitLaunch::begin(Kernel& k, const std::vector<KernelArg>& a, const Launch
 }
 
 void SplitLaunch::enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, unsigned groupSplit,
-                               const std::vector<cl_event>& wait, backend::Event& done) const {
+                               const std::vector<cl_event>& wait, backend::Event& done, unsigned objectsOf) const {
     const cl_uint numArgs = static_cast<cl_uint>(args.size());
     // Arguments are captured at enqueue: the lock need not cover the chunk's run.
     std::lock_guard lock(variants->mutex);
     cl_kernel chunk = variants->chunk[slot].get();
     if (!chunk) fail(CL_INVALID_OPERATION);
-    kernel->applyArgs(chunk, slot, args);
+    kernel->applyArgs(chunk, slot, args, objectsOf);
     for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
         setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
         check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
     }
+}
+
+void SplitLaunch::enqueuePart(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,
+                              const std::vector<cl_event>& wait, backend::Event& done, unsigned objectsOf) const {
+    if (lo == hi) {
+        check(backend::enqueueMarker(queue, wait, done.receive()));
+        return;
+    }
+    const bool maySplitGroups =
+        chaos::on() && !variants->fixedWorkGroupSize && transform::groupSplitAllowed(*variants->analysis, range);
+    const unsigned groupSplit = maySplitGroups ? transform::groupSplitFor(range, 1, 1 + chaos::below(16)) : 1;
+    enqueueChunk(slot, queue, lo, hi, groupSplit, wait, done, objectsOf);
 }
 
 }  // namespace hetero

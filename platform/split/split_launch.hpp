@@ -37,8 +37,19 @@ struct SplitLaunch {
     // Enqueues `slot`'s chunk variant over the work-groups [lo, hi) on `queue`, each work-group run
     // as `groupSplit` smaller ones (transform::chunkLaunches), after `wait`; `done` becomes the last
     // sub-launch's event. Throws Error. [lo, hi) must not be empty.
+    // With `objectsOf`: over that slot's memory objects and samplers (one backend context:
+    // Kernel::applyArgs).
     void enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, unsigned groupSplit,
-                      const std::vector<cl_event>& wait, backend::Event& done) const;
+                      const std::vector<cl_event>& wait, backend::Event& done) const {
+        enqueueChunk(slot, queue, lo, hi, groupSplit, wait, done, slot);
+    }
+    void enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, unsigned groupSplit,
+                      const std::vector<cl_event>& wait, backend::Event& done, unsigned objectsOf) const;
+
+    // An N-way split's part (nway_split.hpp, one_device_split.hpp): enqueueChunk over [lo, hi) as
+    // it is, a marker where it is empty. Under the chaos knob its work-groups run split at random.
+    void enqueuePart(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi, const std::vector<cl_event>& wait,
+                     backend::Event& done, unsigned objectsOf) const;
 };
 
 }  // namespace hetero

@@ -6,6 +6,7 @@
 #include <CL/cl_ext_hetero.h>
 
 #include <chrono>
+#include <cstdlib>
 
 using cltest::Env;
 using cltest::setArg;
@@ -121,6 +122,10 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
         REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     }
     CHECK(splitLaunches(env.platform) > before);
+    // Two slots of one device (engine.auto-one-device) gain nothing from each other: auto mode
+    // splits such a launch as the GPU + CPU pair, never over them.
+    if (std::getenv("HETERO_TEST_EXPECT_NO_NWAY"))
+        CHECK(cltest::Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 0);
     // The same arithmetic on the host.
     long long total = 0;
     for (cl_int launchRounds : rounds) total += launchRounds;

@@ -4,6 +4,10 @@
 // HETERO_TEST_EXPECT_NWAY (test/icd/CMakeLists.txt): the slots that must take part ("0,1"), or
 // "none" when no launch may be split N-way. Without chaos the shares must be exactly equal (PoCL
 // slots are alike); with it (random shares) every listed slot must have taken some.
+// HETERO_TEST_NWAY_ON_DEVICE=1: the GPU slots are one device and share its backend context
+// (HETERO_SLOT_CONTEXTS=shared), so every part runs over the primary's objects: nothing moves
+// between the slots, and host writes are not copied on to the other slot
+// (platform/split/one_device_split.hpp).
 #include "cl_test.hpp"
 #include "hetero_counters.hpp"
 
@@ -24,6 +28,7 @@ namespace {
 struct Expected {
     std::vector<unsigned> slots;  // the slots that must take part; empty: no launch may go N-way
     bool chaos = false;           // HETERO_TEST_SPLIT_CHAOS: random shares, so byte counts vary
+    bool oneDevice = false;       // HETERO_TEST_NWAY_ON_DEVICE: nothing moves between the slots
     bool nway() const { return !slots.empty(); }
 };
 
@@ -32,6 +37,7 @@ Expected expected() {
     REQUIRE(list != nullptr);
     Expected e;
     e.chaos = std::getenv("HETERO_TEST_SPLIT_CHAOS") != nullptr;
+    e.oneDevice = std::getenv("HETERO_TEST_NWAY_ON_DEVICE") != nullptr;
     if (std::string(list) == "none") return e;
     std::stringstream in(list);
     std::string item;
@@ -87,6 +93,7 @@ TEST_CASE("an N-way split gives every GPU slot its share of the work-groups", "[
         return;
     }
     CHECK(delta(CL_HETERO_LAUNCHES_SPLIT_NWAY) == launches);
+    if (expect.oneDevice) CHECK(delta(CL_HETERO_BYTES_BETWEEN_DEVICES) == 0);
     for (unsigned s = 0; s < CL_HETERO_WORK_GROUPS_SLOTS; ++s) {
         const bool takesPart = std::find(slots.begin(), slots.end(), s) != slots.end();
         const cl_ulong took = delta(CL_HETERO_WORK_GROUPS_SLOT0 + static_cast<int>(s));
@@ -145,11 +152,12 @@ TEST_CASE("an N-way split sends back only the span each other slot changed", "[.
             if (got[e] != (adds ? static_cast<T>(before[e] + 1) : before[e])) ++wrong;
         }
         CHECK(wrong == 0);
-        // The high half's slot changed elements [5000, 7000) x 256: that span alone came back.
+        // The high half's slot changed elements [5000, 7000) x 256: that span alone came back
+        // (on one device: nothing, its part wrote the primary's object).
         if (nway && !chaos) {
             CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 1);
             CHECK(end[CL_HETERO_BYTES_BETWEEN_DEVICES] - start[CL_HETERO_BYTES_BETWEEN_DEVICES] ==
-                  2000 * perItem * sizeof(T));
+                  (expect.oneDevice ? 0 : 2000 * perItem * sizeof(T)));
         }
         clReleaseMemObject(out);
         clReleaseKernel(k);
@@ -205,7 +213,9 @@ TEST_CASE("a span guessed from the launch before is used only where it covers th
     // Nothing was changed there last time: no guess. (The primary's span of the launch before is
     // brought to the other slot first: 100 items.)
     const cl_ulong after = launch(6000, 6001);
-    if (nway && !chaos) {
+    if (nway && !chaos && expect.oneDevice) {
+        CHECK(first + inside + outside + none + after == 0);
+    } else if (nway && !chaos) {
         CHECK(first == 2000);
         CHECK(inside == 2000);
         CHECK(outside == 3500);
@@ -254,7 +264,9 @@ TEST_CASE("an object an N-way launch wrote is brought to the other slot only whe
         if (gotX[i] != want || gotY[i] != want + 1u) ++wrong;
     }
     CHECK(wrong == 0);
-    if (nway && !chaos) {
+    if (nway && !chaos && expect.oneDevice) {
+        CHECK(filled + doubled + nexted == 0);
+    } else if (nway && !chaos) {
         CHECK(filled == bytes / 2);                // the other half back
         CHECK(doubled == bytes / 2 + bytes / 2);   // the primary's half of X out, the other half back
         CHECK(nexted == bytes / 2 + bytes / 2);    // again, with Y's other half back
@@ -312,13 +324,20 @@ TEST_CASE("after its first N-way split, a context's host writes reach every GPU 
     write(zeroth);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     const cl_ulong firstMoved = launch(out, zeroth);
+    const Counters beforeWrites = Counters::read(env.platform);
     write(first);
     write(second);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     const cl_ulong secondMoved = launch(out2, second);
-    // The other slot's results each time (whole: below the size from which spans are sent); the
-    // input only the first time.
-    if (nway && !chaos) {
+    const Counters afterWrites = Counters::read(env.platform);
+    // On one device no write is copied on to the other slot (its part uses the launch's slot's
+    // objects); with a context each, every write is, and counts here.
+    if (nway && expect.oneDevice) {
+        CHECK(afterWrites[CL_HETERO_BYTES_HOST_TO_DEVICE] - beforeWrites[CL_HETERO_BYTES_HOST_TO_DEVICE] == 0);
+        CHECK(firstMoved + secondMoved == 0);
+    } else if (nway && !chaos) {
+        // The other slot's results each time (whole: below the size from which spans are sent);
+        // the input only the first time.
         CHECK(firstMoved == 2 * bytes);
         CHECK(secondMoved == bytes);
     }
