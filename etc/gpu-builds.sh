@@ -7,6 +7,7 @@
 # --tests SLOTS: NEW with the tests, their two-slot configurations on SLOTS (nvidia:0,pocl:0);
 # without it NEW has the library, the bench programs and tools only. A baseline is its library
 # alone, or everything but its tests with GPU_BUILDS_BASELINE=all (its own bench programs).
+# GPU_BUILDS_ARGS: more CMake arguments for NEW (e.g. -DHETERO_TEST_THREE_SLOTS=nvidia:0,nvidia:0,pocl:0).
 # Example: etc/gpu-builds.sh /tmp/new --tests nvidia:0,pocl:0 /tmp/prev=.base
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,8 @@ cores=$(nproc)
 baseJobs=3
 newJobs=$((cores - baseJobs * $#))
 [ "$newJobs" -lt 2 ] && newJobs=2
-(cmake -S . -B "$new" -DCMAKE_BUILD_TYPE=Release "${tests[@]}" >/dev/null && cmake --build "$new" -j"$newJobs" 2>&1 | grep -E "error:") &
+# shellcheck disable=SC2086
+(cmake -S . -B "$new" -DCMAKE_BUILD_TYPE=Release "${tests[@]}" ${GPU_BUILDS_ARGS:-} >/dev/null && cmake --build "$new" -j"$newJobs" 2>&1 | grep -E "error:") &
 for pair in "$@"; do
     dir=${pair%%=*} src=${pair#*=}
     (cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DHETERO_BUILD_TESTS=OFF >/dev/null &&
