@@ -69,6 +69,16 @@ std::thread openLater(cl_event gate) {
     });
 }
 
+backend::Event holdBack(cl_context context, std::vector<cl_event>& wait, std::thread& opener) {
+    if (!on()) return {};
+    backend::Event gate = backend::userEvent(context);
+    if (gate) {
+        wait.push_back(gate.get());
+        opener = openLater(gate.get());
+    }
+    return gate;
+}
+
 bool gpuAfterCpu() {
     static const bool on = everyKnob("HETERO_TEST_SPLIT_GPU_AFTER_CPU", "test_split_gpu_after_cpu") > 0;
     return on;

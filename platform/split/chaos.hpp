@@ -2,9 +2,10 @@
 // engines, so that tests see many interleavings, reproducibly per seed. Both split engines use it.
 #pragma once
 
-#include <CL/cl.h>
+#include "devices/backend_call.hpp"
 
 #include <thread>
+#include <vector>
 
 namespace hetero::chaos {
 
@@ -18,6 +19,9 @@ void delay(unsigned maxMicroseconds);
 // the thread returned (join it): a split engine holds one side's kernel back behind it, so that
 // the other gets ahead of it or not.
 std::thread openLater(cl_event gate);
+// With the knob set: a user event of `context` added to `wait`, opened by `opener` (openLater);
+// the caller holds the returned reference until its command is enqueued. Else nothing.
+backend::Event holdBack(cl_context context, std::vector<cl_event>& wait, std::thread& opener);
 // HETERO_TEST_SPLIT_FAIL_EVERY=<n> (tests only): true for every n-th CPU chunk of the process, which
 // the discrete engine then fails as a backend would, so tests see a CPU side failing mid-launch.
 bool failChunk();

@@ -262,9 +262,9 @@ void captureSent(SplitRun& r, cl_command_queue cpuQueue) {
 // A static or planned split sends its CPU copies once, whole, when every one is pinned: the merge
 // compares them with the pre-launch snapshots anyway (merge.hpp), and where the CPU wrote nothing
 // they hold the pre-launch contents, as the snapshots do (H9: a stale CPU copy of a written object
-// was brought from its snapshot before the chunk, submitSplit's migrations). That costs a DMA of each object (40 GB/s
-// and more from pinned memory on the H100 machine) instead of a copy of it before the chunk
-// (captureSent) and a compare after it, both on the CPU side's critical path.
+// was brought from its snapshot before the chunk, submitSplit's migrations). That costs a DMA of
+// each object (40 GB/s and more from pinned memory on the H100 machine) instead of a copy of it
+// before the chunk (captureSent) and a compare after it, both on the CPU side's critical path.
 bool sendsWhole(const SplitRun& r) {
     return r.fixedShare && std::all_of(r.targets.begin(), r.targets.end(),
                                        [&](const SplitRun::Target& t) { return t.storage->pinnedCopyOn(r.cpu); });

@@ -18,6 +18,18 @@ void countLaunch(counters::Counter kind, uint64_t workGroups, uint64_t cpuWorkGr
     counters::add(counters::WorkGroupsCpu, cpuWorkGroups);
 }
 
+uint64_t countNwayLaunch(uint64_t workGroups, const std::vector<std::pair<unsigned, uint64_t>>& parts,
+                         std::string& shares) {
+    uint64_t cpu = 0;
+    for (const auto& [slot, groups] : parts) {
+        counters::addSlotWorkGroups(slot, groups);
+        if (isCpuSlot(slot)) cpu += groups;
+        shares += (shares.empty() ? "" : ", ") + ("slot " + std::to_string(slot) + ": " + std::to_string(groups));
+    }
+    countLaunch(counters::LaunchesSplitNway, workGroups, cpu);
+    return cpu;
+}
+
 uint64_t countWholeLaunch(unsigned slot, uint64_t workGroups) {
     const uint64_t cpu = isCpuSlot(slot) ? workGroups : 0;
     countLaunch(counters::LaunchesWhole, workGroups, cpu);

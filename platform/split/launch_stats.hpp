@@ -24,6 +24,12 @@ void countLaunch(counters::Counter kind, uint64_t workGroups, uint64_t cpuWorkGr
 // ran on a CPU slot (all or none).
 uint64_t countWholeLaunch(unsigned slot, uint64_t workGroups);
 
+// A launch split N-way (nway_split, one_device_split) into `parts` (each a slot and its
+// work-groups): countLaunch as LaunchesSplitNway, and each slot's work-groups. Returns the
+// work-groups that ran on CPU slots; `shares` says who took what ("slot 0: n, slot 1: m").
+uint64_t countNwayLaunch(uint64_t workGroups, const std::vector<std::pair<unsigned, uint64_t>>& parts,
+                         std::string& shares);
+
 // The launch's span on {kHost, "launches"}, named by the kernel, with args work_groups,
 // cpu_work_groups, split (0/1), slot, then `extra`. Nothing when tracing is off.
 void traceLaunch(const std::string& kernel, int slot, uint64_t workGroups, uint64_t cpuWorkGroups, bool split,

@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <thread>
 #include <utility>
@@ -546,14 +545,10 @@ void runNway(std::shared_ptr<NwayRun> run) {
     if (result == CL_COMPLETE)
         recordSplit(r.variants->historyKey, r.launch, splitClock() - r.started, r.probe != nullptr, -1);
 
-    uint64_t cpuGroups = 0;
+    std::vector<std::pair<unsigned, uint64_t>> parts;
+    for (const auto& p : r.parts) parts.emplace_back(p.slot, p.hi - p.lo);
     std::string shares;
-    for (const auto& p : r.parts) {
-        counters::addSlotWorkGroups(p.slot, p.hi - p.lo);
-        if (isCpuSlot(p.slot)) cpuGroups += p.hi - p.lo;
-        shares += (shares.empty() ? "" : ", ") + ("slot " + std::to_string(p.slot) + ": " + std::to_string(p.hi - p.lo));
-    }
-    countLaunch(counters::LaunchesSplitNway, r.groups, cpuGroups);
+    const uint64_t cpuGroups = countNwayLaunch(r.groups, parts, shares);
     counters::add(counters::BytesBetweenDevices, bytesMoved);
     counters::add(counters::Merges, merges);
     traceLaunch(r.name, int(r.primary()), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
@@ -721,14 +716,7 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 
     stepDone("fills and snapshots");
     // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
-    backend::Event gateHeld;
-    if (chaos::on()) {
-        gateHeld = backend::userEvent(primaryContext);
-        if (cl_event gate = gateHeld.get()) {
-            primaryWait.push_back(gate);
-            r.gateOpener = chaos::openLater(gate);
-        }
-    }
+    backend::Event gateHeld = chaos::holdBack(primaryContext, primaryWait, r.gateOpener);
     // The primary's part, on the launch's own queue, after the snapshots (in order).
     r.enqueuePart(primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone, primary);
     searchPrimarySpans(r, primaryQueue);

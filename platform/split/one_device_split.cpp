@@ -101,13 +101,11 @@ void runOneDevice(std::shared_ptr<OneDeviceRun> run) {
     if (r.gateOpener.joinable()) r.gateOpener.join();
     if (result == CL_COMPLETE)
         recordSplit(r.variants->historyKey, r.launch, splitClock() - r.started, r.probe != nullptr, -1);
+    std::vector<std::pair<unsigned, uint64_t>> parts;
+    for (const auto& p : r.parts) parts.emplace_back(p.slot, p.hi - p.lo);
     std::string shares;
-    for (const auto& p : r.parts) {
-        counters::addSlotWorkGroups(p.slot, p.hi - p.lo);
-        shares += (shares.empty() ? "" : ", ") + ("slot " + std::to_string(p.slot) + ": " + std::to_string(p.hi - p.lo));
-    }
-    countLaunch(counters::LaunchesSplitNway, r.groups, 0);
-    traceLaunch(r.name, int(r.primary()), r.groups, 0, true, r.traceBegin, trace::now(),
+    const uint64_t cpuGroups = countNwayLaunch(r.groups, parts, shares);
+    traceLaunch(r.name, int(r.primary()), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
                 {trace::str("memory", "discrete"), trace::num("nway_slots", double(r.parts.size())),
                  trace::str("shares", shares), trace::str("device", "one")});
     HETERO_LOG(Info, "split %s N-way on one device: %llu work-groups (%s), %.3f ms%s", r.name.c_str(),
@@ -161,14 +159,7 @@ cl_event submitOneDeviceSplit(Submission& sub, Kernel& kernel, const std::vector
     // once it is done.
     if (r.parts.size() > 1) check(backend::enqueueMarker(primaryQueue, primaryWait, r.met.receive()));
     // Test knob: hold the primary's part back a random while, so the others get ahead of it or not.
-    backend::Event gateHeld;
-    if (chaos::on()) {
-        gateHeld = backend::userEvent(primaryContext);
-        if (cl_event gate = gateHeld.get()) {
-            primaryWait.push_back(gate);
-            r.gateOpener = chaos::openLater(gate);
-        }
-    }
+    backend::Event gateHeld = chaos::holdBack(primaryContext, primaryWait, r.gateOpener);
     r.enqueuePart(primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.parts[0].done, primary);
     backend::flush(primaryQueue);
 
