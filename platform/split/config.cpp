@@ -44,6 +44,16 @@ bool nwaySplits() {
     return on;
 }
 
+bool nwayCpuJoins() {
+    static const bool on = [] {
+        std::string v = config::get("HETERO_SPLIT_NWAY_CPU", "split_nway_cpu").value_or("on");
+        if (v != "on" && v != "off")
+            HETERO_LOG(Warn, "HETERO_SPLIT_NWAY_CPU=%s not understood (on|off); using on", v.c_str());
+        return v != "off";
+    }();
+    return on;
+}
+
 bool nwaySplitsPossible() {
     static const bool on = nwaySplits() && splitMode() != SplitMode::Off && Backends::instance().gpuSlots().size() >= 2;
     return on;

@@ -1,4 +1,4 @@
-// How splitting is configured: HETERO_SPLIT, HETERO_CPU_SHARE, HETERO_SPLIT_NWAY and HETERO_GPU_SLOTS
+// How splitting is configured: HETERO_SPLIT, HETERO_CPU_SHARE, HETERO_SPLIT_NWAY(_CPU) and HETERO_GPU_SLOTS
 // (etc/hetero.conf documents them).
 #pragma once
 
@@ -17,6 +17,11 @@ double cpuShare();
 // two or more GPU slots (Backends::gpuSlots) is split over all of them (nway_split.hpp); off, between one GPU
 // and one CPU as before. Read once.
 bool nwaySplits();
+
+// HETERO_SPLIT_NWAY_CPU: on (default) or off. On, the CPU slot joins an N-way split over GPUs of
+// their own with an exclusive range at the top of the work-groups, sized from the speeds measured
+// in earlier splits (decision.cpp, nwayCpuJoins); off, N-way splits are GPUs only. Read once.
+bool nwayCpuJoins();
 
 // N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
 // Then the split variants' build also builds every GPU slot's merge and span kernels.

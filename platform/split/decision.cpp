@@ -4,6 +4,7 @@
 #include "devices/backend_objects.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/memobj.hpp"
+#include "platform/split/chaos.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/discrete_split.hpp"
 #include "platform/split/nway_split.hpp"
@@ -116,6 +117,13 @@ void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uin
     SplitHistory::instance().recordCpuSpeed(kernel, items, chunkSeconds, startSeconds);
 }
 
+void recordNwayGpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups,
+                        double seconds) {
+    if (groups == 0) return;
+    const double items = sizeKey(launch).workItems() * double(partGroups) / double(groups);
+    SplitHistory::instance().recordNwayGpuSpeed(kernel, items, seconds);
+}
+
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
                      const char*& why) {
     const auto& params = kv.analysis->params;
@@ -172,6 +180,22 @@ std::vector<unsigned> nwayParticipants(const Context& context, unsigned preferre
         if (s != preferred && hasChunk(s) && (sameDeviceToo || !context.sameBackend(s, preferred))) slots.push_back(s);
     if (slots.size() < 2) slots.clear();
     return slots;
+}
+
+// The CPU slot that joins an N-way split over `gpus` (HETERO_SPLIT_NWAY_CPU): the first slot that
+// is no GPU slot, has a CPU device and the chunk variant; -1 when there is none, or when the GPUs
+// are one device (their parts share the primary's memory objects, one_device_split.hpp, which a
+// CPU with a context of its own cannot).
+template <typename HasChunk>
+int nwayCpuSlot(const Context& context, const std::vector<unsigned>& gpus, HasChunk hasChunk) {
+    if (!nwayCpuJoins() || std::all_of(gpus.begin(), gpus.end(), [&](unsigned g) { return context.sameBackend(g, gpus[0]); }))
+        return -1;
+    const auto& gpuSlots = Backends::instance().gpuSlots();
+    for (const auto& s : Device::instance()->slots())
+        if ((s.type & CL_DEVICE_TYPE_CPU) && std::find(gpuSlots.begin(), gpuSlots.end(), s.index) == gpuSlots.end() &&
+            hasChunk(s.index))
+            return static_cast<int>(s.index);
+    return -1;
 }
 
 // A launch whose variants are not built yet starts their build and runs whole: it completes only
@@ -237,13 +261,25 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
 // decides as for the GPU + CPU pair, with the N-way split's own costs (nwaySplitCost): with the
 // pair's (every written object twice, at host-memory speed), two H100s never tried LARGE syrk or
 // gemm, which split gain 0.70x and 0.92x (docs/results/h100-session16).
+// The CPU slot `cpu` (nwayCpuSlot; -1: none) joins at the top of the work-groups with the share the
+// history plans from the speeds measured in earlier N-way splits (SplitHistory::nwayCpuShare), or
+// kNwayCpuTrialShare while they are not known; not where the plan finds no gain. Under the chaos
+// knob it always joins (the engine draws random shares).
 SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
-                           const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
+                           const LaunchGeometry& launch, std::vector<unsigned> slots, int cpu, bool ready) {
     SplitDecision d;
     d.gpuSlot = slots[0];
     decideSplit(d, kernel, kv, args, launch, splitMode() != SplitMode::Always, &slots);
     if (d.split) {
         d.cpuSlot = slots[1];
+        if (cpu >= 0) {
+            LaunchCost cost = splitCost(kernel, kv, args, {});
+            cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
+            const double planned = SplitHistory::instance().nwayCpuShare(kv.historyKey, sizeKey(launch),
+                                                                         1 + nwayOthersOverFirst(slots), cost);
+            d.nwayCpuShare = planned < 0 || (planned == 0 && chaos::on()) ? SplitHistory::kNwayCpuTrialShare : planned;
+            if (d.nwayCpuShare > 0) slots.push_back(static_cast<unsigned>(cpu));
+        }
         d.nwaySlots = std::move(slots);
     }
     unlessBuilt(d, kernel, kv, ready);
@@ -268,8 +304,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     auto hasChunk = [&](unsigned slot) { return !ready || kv->chunk[slot]; };
     // Two or more GPUs: the launch is split over them (a fixed CPU share keeps the GPU + CPU pair).
     if (nwaySplits() && cpuShare() < 0 && kernel.context()->memoryModel() == MemoryModel::Discrete)
-        if (auto gpus = nwayParticipants(*kernel.context(), preferredSlot, hasChunk); !gpus.empty())
-            return nwayDecision(kernel, *kv, args, launch, std::move(gpus), ready);
+        if (auto gpus = nwayParticipants(*kernel.context(), preferredSlot, hasChunk); !gpus.empty()) {
+            const int cpu = nwayCpuSlot(*kernel.context(), gpus, hasChunk);
+            return nwayDecision(kernel, *kv, args, launch, std::move(gpus), cpu, ready);
+        }
     const auto& slots = Device::instance()->slots();
     int cpu = -1;
     for (const auto& s : slots)

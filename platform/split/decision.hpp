@@ -23,9 +23,12 @@ struct SplitDecision {
     // of it. <0: adaptive (or HETERO_CPU_SHARE's static share).
     double plannedShare = -1;
     unsigned gpuSlot = 0, cpuSlot = 0;
-    // An N-way split (nway_split.hpp): the GPU slots that take part, gpuSlot (the primary) first.
-    // Empty for a split between gpuSlot and cpuSlot.
+    // An N-way split (nway_split.hpp): the GPU slots that take part, gpuSlot (the primary) first,
+    // and the CPU slot last where it joins (nwayCpuShare > 0). Empty for a split between gpuSlot
+    // and cpuSlot.
     std::vector<unsigned> nwaySlots;
+    // The CPU slot's share of an N-way split's work-groups, at the top (0: it takes no part).
+    double nwayCpuShare = 0;
     const char* why = "";  // why not split (a literal: no allocation on the launch path)
     // The launch would have split, but the kernel's variants are still being built: it runs whole
     // and completes only after that build (Submission::tails).
@@ -70,5 +73,9 @@ void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double
 // `startSeconds` into the split. Call before recordSplit.
 void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
                     double chunkSeconds, double startSeconds);
+// Records one GPU's own speed in an N-way split of `kernel` (SplitHistory::recordNwayGpuSpeed): its
+// part of `partGroups` of the launch's work-groups took `seconds`. Call before recordSplit.
+void recordNwayGpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups,
+                        double seconds);
 
 }  // namespace hetero

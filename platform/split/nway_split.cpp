@@ -42,6 +42,23 @@ bool alikeDevices(const std::vector<unsigned>& slots) {
 }
 double deviceWeight(unsigned slot, bool alike) { return alike ? 1.0 : double(computeUnits(slot)); }
 
+// When a part's kernel completed (splitClock), set from its event's completion callback, which may
+// run after the launch's thread is done with the run: for auto mode's speeds (recordPartSpeeds).
+struct DoneClock {
+    std::atomic<double> at{-1};
+};
+void CL_CALLBACK noteDone(cl_event, cl_int status, void* data) {
+    auto* clock = static_cast<std::shared_ptr<DoneClock>*>(data);
+    if (status == CL_COMPLETE) (*clock)->at = splitClock();
+    delete clock;
+}
+std::shared_ptr<DoneClock> clockOf(cl_event done) {
+    auto clock = std::make_shared<DoneClock>();
+    auto* held = new std::shared_ptr<DoneClock>(clock);
+    if (backend::onComplete(done, noteDone, held) != CL_SUCCESS) delete held;  // then never set: nothing recorded
+    return clock;
+}
+
 // Everything one N-way launch holds until its thread is done.
 struct NwayRun : SplitLaunch {
     struct Part {                   // one slot's share
@@ -114,6 +131,13 @@ struct NwayRun : SplitLaunch {
     cl_event userPrimary = nullptr;   // completes the launch (its backend event); owned
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
+
+    // The CPU's part (an index into parts; 0: none, nwayDecision) and, for auto mode's speeds, when
+    // the primary's part could start (a marker just before it), when the thread enqueued the CPU's,
+    // and when their kernels completed.
+    size_t cpuPart = 0;
+    double cpuFrom = -1;
+    std::shared_ptr<DoneClock> primaryStartClock, primaryClock, cpuClock;
 
     unsigned primary() const { return parts[0].slot; }
 
@@ -389,7 +413,9 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                     res.slot(p.slot).mergeKernels.enqueueZero(queue, p.written[t], r.targets[t].bytes, {}, nullptr);
             snapshotForSpans(r, p, queue);
             if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
+            if (i == r.cpuPart) r.cpuFrom = splitClock();
             r.enqueuePart(p.slot, queue, p.lo, p.hi, {}, done[i], p.slot);
+            if (i == r.cpuPart) r.cpuClock = clockOf(done[i].get());
             backend::flush(queue);
         }
         for (size_t i = 1; i < r.parts.size(); ++i) {
@@ -528,6 +554,27 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
     return result;
 }
 
+// Where the CPU took part: its speed and the primary GPU's, each over its own part, for the CPU's
+// share of the kernel's next N-way splits (SplitHistory::nwayCpuShare). The CPU's counts from when
+// the thread enqueued its part (after its copies were current), the GPU's from when its part could
+// start; both to their kernels' completion, all as completion callbacks saw them. The CPU's start
+// counts from the primary's.
+void recordPartSpeeds(const NwayRun& r) {
+    if (r.cpuPart == 0 || !r.primaryStartClock || !r.primaryClock || !r.cpuClock) return;
+    const double primaryFrom = r.primaryStartClock->at, primaryAt = r.primaryClock->at, cpuAt = r.cpuClock->at;
+    if (primaryFrom < 0 || primaryAt < 0 || cpuAt < 0) return;  // a callback has not run (yet): nothing measured
+    const auto& cpu = r.parts[r.cpuPart];
+    const auto& gpu = r.parts[0];
+    HETERO_LOG(Debug, "split %s N-way: slot %u's %llu work-groups %.3f ms, the CPU's (slot %u) %llu %.3f ms from %.3f ms "
+               "after the primary's start", r.name.c_str(), gpu.slot, (unsigned long long)(gpu.hi - gpu.lo),
+               (primaryAt - primaryFrom) * 1e3, cpu.slot, (unsigned long long)(cpu.hi - cpu.lo), (cpuAt - r.cpuFrom) * 1e3,
+               (r.cpuFrom - primaryFrom) * 1e3);
+    if (chaos::on()) return;  // its delays are no speed
+    recordNwayGpuSpeed(r.variants->historyKey, r.launch, r.groups, gpu.hi - gpu.lo, primaryAt - primaryFrom);
+    recordCpuSpeed(r.variants->historyKey, r.launch, r.groups, cpu.hi - cpu.lo, cpuAt - r.cpuFrom,
+                   std::max(0.0, r.cpuFrom - primaryFrom));
+}
+
 // The launch's thread: the parts, the merges, then the launch's event. It completes for the
 // application when this ends (its tail).
 void runNway(std::shared_ptr<NwayRun> run) {
@@ -542,6 +589,7 @@ void runNway(std::shared_ptr<NwayRun> run) {
     }
     if (r.gateOpener.joinable()) r.gateOpener.join();
     // For auto mode's history: from submission (a split queued behind other work counts that too).
+    if (result == CL_COMPLETE) recordPartSpeeds(r);
     if (result == CL_COMPLETE)
         recordSplit(r.variants->historyKey, r.launch, splitClock() - r.started, r.probe != nullptr, -1);
 
@@ -566,10 +614,15 @@ void runNway(std::shared_ptr<NwayRun> run) {
 
 unsigned nwaySplitsInFlight() { return inFlight.load(); }
 
-std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots) {
-    const bool alike = alikeDevices(slots);
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, double cpuShare) {
+    const size_t gpus = cpuShare > 0 ? slots.size() - 1 : slots.size();
+    const bool alike = alikeDevices({slots.begin(), slots.begin() + gpus});
     std::vector<double> weights;
-    for (unsigned s : slots) weights.push_back(chaos::on() ? double(1 + chaos::below(4)) : deviceWeight(s, alike));
+    double sum = 0;
+    for (size_t i = 0; i < gpus; ++i) sum += weights.emplace_back(deviceWeight(slots[i], alike));
+    if (gpus < slots.size()) weights.push_back(sum * cpuShare / (1 - cpuShare));
+    if (chaos::on())
+        for (auto& w : weights) w = double(1 + chaos::below(4));
     return weights;
 }
 
@@ -605,10 +658,13 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     const std::vector<unsigned>& slots = decision.nwaySlots;
     if (slots.empty() || slots[0] != static_cast<unsigned>(sub.slot)) fail(CL_INVALID_OPERATION);
     // Under chaos the edges fall anywhere, inside rows too (the tests' coverage of partial rows).
-    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots), !chaos::on());
+    // The CPU's part, where it joins, is the last: the top of the work-groups, as in the pair.
+    const double cpuShare = decision.nwayCpuShare > 0 && slots.size() > 2 ? decision.nwayCpuShare : 0;
+    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots, cpuShare), !chaos::on());
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;
+        if (cpuShare > 0 && i + 1 == slots.size()) r.cpuPart = r.parts.size();
         auto& part = r.parts.emplace_back();
         part.slot = slots[i];
         part.lo = bounds[i];
@@ -718,7 +774,13 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
     backend::Event gateHeld = chaos::holdBack(primaryContext, primaryWait, r.gateOpener);
     // The primary's part, on the launch's own queue, after the snapshots (in order).
+    if (r.cpuPart > 0) {
+        backend::Event starts;
+        check(backend::enqueueMarker(primaryQueue, primaryWait, starts.receive()));
+        r.primaryStartClock = clockOf(starts.get());
+    }
     r.enqueuePart(primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone, primary);
+    if (r.cpuPart > 0) r.primaryClock = clockOf(r.primaryDone.get());
     searchPrimarySpans(r, primaryQueue);
     backend::flush(primaryQueue);
     stepDone("primary's part and span search");

@@ -8,8 +8,9 @@
 //     : primary, raw bits at the stored size (docs/hazards.md H2). Exclusive ranges make this exact;
 //   - the written objects are then current on the primary only; the other slots' copies are stale
 //     until something needs them there.
-// No CPU takes part: this is the plan's first step (docs/multi-slot.md), the FluidiCL pair
-// (discrete_split.hpp) stays for one GPU + CPU.
+// The CPU slot joins where the decision gives it a share (SplitDecision::nwayCpuShare): the last,
+// exclusive range, at the top, sized from the speeds its earlier splits measured; its copy is the
+// host copy. The FluidiCL pair (discrete_split.hpp) stays for one GPU + CPU.
 #pragma once
 
 #include "platform/engine/command.hpp"
@@ -28,9 +29,11 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 // N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
 unsigned nwaySplitsInFlight();
 
-// Each slot's weight in a split over `slots` (equal for devices of one name, else their compute
-// units). Under the chaos knob they are drawn at random, so that the ranges' edges fall everywhere.
-std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots);
+// Each slot's weight in a split over `slots` (GPUs: equal for devices of one name, else their compute
+// units). With `cpuShare` > 0 the last slot is the CPU, weighted to take that share of the whole
+// (SplitDecision::nwayCpuShare). Under the chaos knob they are drawn at random, so that the ranges'
+// edges fall everywhere.
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, double cpuShare = 0);
 
 // The other slots' share of a split over `slots` over the first's (weights: equal for devices of
 // one name, else their compute units): what auto mode's model expects of them (decision.cpp).

@@ -90,6 +90,34 @@ void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, 
                k.cpuSecondsPerItem * 1e9, k.cpuStartSeconds * 1e3);
 }
 
+void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, double items, double seconds) {
+    if (items <= 0 || seconds <= 0) return;
+    std::lock_guard lock(mutex_);
+    Kernel& k = kernels_[kernel];
+    if (!k.splitHere) return;  // the first split in the process loaded the chunk variants (recordSplit)
+    const double measured = seconds / items;
+    // Faster news is believed at once, slower news half-way: a GPU believed slower than it is plans
+    // the CPU a share that ends after the GPUs' parts.
+    k.nwayGpuSecondsPerItem = k.nwayGpuSecondsPerItem <= 0 || measured < k.nwayGpuSecondsPerItem
+                                  ? measured
+                                  : 0.5 * (k.nwayGpuSecondsPerItem + measured);
+}
+
+double SplitHistory::nwayCpuShare(const std::string& kernel, const LaunchSize& size, double gpus, const LaunchCost& cost) {
+    std::lock_guard lock(mutex_);
+    Kernel& k = kernels_[kernel];
+    const double items = size.workItems();
+    if (k.cpuSecondsPerItem <= 0 || gpus <= 0 || items <= 0) return -1;
+    const auto s = k.sizes.find(size);
+    const double gpuPerItem = s != k.sizes.end() && s->second.measured && s->second.whole > 0 ? s->second.whole / items
+                              : k.nwayGpuSecondsPerItem > 0                                  ? k.nwayGpuSecondsPerItem
+                                                                                             : k.secondsPerItem;
+    if (gpuPerItem <= 0) return -1;
+    LaunchCost planned = cost;
+    planned.plannable = true;
+    return std::max(0.0, planShareLocked(k, gpuPerItem * items / gpus, items, planned));
+}
+
 double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, const LaunchCost& cost) {
     std::lock_guard lock(mutex_);
     return gainBoundLocked(kernels_[kernel], wholeSeconds, cost);
@@ -237,7 +265,7 @@ std::string SplitHistory::serialize() {
         out += "kernel " + name + " " + std::to_string(k.launches) + " " + std::to_string(k.probeEvery) + " " +
                number(k.wholeSeconds) + " " + number(k.probeLoss) + " " + number(k.lastLoss) + " " +
                number(k.secondsPerItem) + " " + number(k.cpuRatio) + " " + number(k.cpuSecondsPerItem) + " " +
-               number(k.cpuStartSeconds) + "\n";
+               number(k.cpuStartSeconds) + " " + number(k.nwayGpuSecondsPerItem) + "\n";
         for (const auto& [size, s] : k.sizes) {
             if (!s.measured && s.split < 0) continue;  // nothing learned yet
             out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
@@ -272,6 +300,10 @@ bool SplitHistory::deserialize(const std::string& text) {
                 !readNumber(in, k.cpuRatio) || !readNumber(in, k.cpuSecondsPerItem) || !readNumber(in, k.cpuStartSeconds) ||
                 b == 0)
                 return false;
+            if (std::string more; in >> more) {  // written since N-way splits planned a CPU share
+                std::istringstream field(more);
+                if (!readNumber(field, k.nwayGpuSecondsPerItem)) return false;
+            }
             k.launches = static_cast<unsigned>(a);
             k.probeEvery = static_cast<unsigned>(b);
             current = &(kernels[name] = std::move(k));

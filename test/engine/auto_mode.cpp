@@ -126,6 +126,13 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     // splits such a launch as the GPU + CPU pair, never over them.
     if (std::getenv("HETERO_TEST_EXPECT_NO_NWAY"))
         CHECK(cltest::Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 0);
+    // Two slots standing in for GPUs with contexts of their own (engine.auto-nway): the launch splits
+    // over them, and the CPU slot joins with its trial share until its speed is measured.
+    if (const char* cpu = std::getenv("HETERO_TEST_EXPECT_NWAY_CPU")) {
+        const cltest::Counters c = cltest::Counters::read(env.platform);
+        CHECK(c[CL_HETERO_LAUNCHES_SPLIT_NWAY] > 0);
+        CHECK(c[CL_HETERO_WORK_GROUPS_SLOT0 + std::atoi(cpu)] > 0);
+    }
     // The same arithmetic on the host.
     long long total = 0;
     for (cl_int launchRounds : rounds) total += launchRounds;

@@ -578,3 +578,90 @@ TEST_CASE("split history: a launch whose engine runs no planned shares is decide
     CHECK(planned == 0);
     CHECK(splits <= 8);
 }
+
+namespace {
+
+// syr2k at 2048 x 2048 on one H100, from its STANDARD speeds above: four times the work-items and
+// work-groups, 37.08 ms run whole, 16 MiB written; the CPU as fast per work-item as at STANDARD.
+LaunchSize largeSize() {
+    LaunchSize s;
+    s.dims = 2;
+    s.global[0] = s.global[1] = 2048;
+    return s;
+}
+LaunchCost largeCost() {
+    LaunchCost c;
+    c.workGroups = 16384;
+    c.gpuComputeUnits = 132;
+    c.bytesWritten = 16 << 20;  // an N-way split's cost leaves `plannable` unset: planned all the same
+    return c;
+}
+constexpr double kLargeWhole = 4 * kSyr2kWhole;
+constexpr double kLargeItems = 2048.0 * 2048.0;
+
+}  // namespace
+
+TEST_CASE("split history: the CPU's share of an N-way split is planned against the GPUs together", "[split_history][nway]") {
+    SplitHistory h;
+    // Nothing known of the CPU: negative (the decision gives it the trial share, which measures it).
+    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    loaded(h);
+    h.decide("k", largeSize(), largeCost());
+    h.recordWhole("k", largeSize(), kLargeWhole);
+    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
+    // Two GPUs: the CPU ends before both GPUs' parts, not far before, and takes less than beside one.
+    const double two = h.nwayCpuShare("k", largeSize(), 2, largeCost());
+    const double one = h.nwayCpuShare("k", largeSize(), 1, largeCost());
+    CHECK(two > 0.01);
+    CHECK(two < one);
+    const double cpuPerItem = 4.73 * kMs / (128 * 256), gpuPerItem = kLargeWhole / kLargeItems;
+    const double cpuEnds = 0.56 * kMs + SplitHistory::kSplitFixedSeconds + (16 << 20) / SplitHistory::kSendBytesPerSecond +
+                           two * kLargeItems * cpuPerItem;
+    const double gpusEnd = (1 - two) * kLargeItems * gpuPerItem / 2;
+    CHECK(cpuEnds < gpusEnd);
+    CHECK(cpuEnds > 0.7 * gpusEnd);
+    // Four GPUs: their 9.3 ms leave the CPU nothing that gains 2 % after its fixed costs.
+    CHECK(h.nwayCpuShare("k", largeSize(), 4, largeCost()) == 0);
+}
+
+TEST_CASE("split history: without a whole timing, an N-way split's CPU share goes by one GPU's speed in its part",
+          "[split_history][nway]") {
+    SplitHistory h;
+    // HETERO_SPLIT=always times nothing whole; the first split in the process measures nothing.
+    h.recordNwayGpuSpeed("k", kLargeItems / 2, 0.5 * kLargeWhole);
+    h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
+    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    h.recordSplit("k", largeSize(), 30 * kMs, false);  // the process's first split
+    h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
+    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);  // the GPUs' speed is not known yet
+    h.recordNwayGpuSpeed("k", kLargeItems / 2, 0.5 * kLargeWhole);
+    const double share = h.nwayCpuShare("k", largeSize(), 2, largeCost());
+    CHECK(share > 0.01);
+    // The same as with the size timed whole at that speed.
+    SplitHistory timed;
+    loaded(timed);
+    timed.decide("k", largeSize(), largeCost());
+    timed.recordWhole("k", largeSize(), kLargeWhole);
+    timed.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
+    CHECK(share == Approx(timed.nwayCpuShare("k", largeSize(), 2, largeCost())));
+    // A GPU measured slower in one split is believed half-way: the CPU's share grows, but less.
+    h.recordNwayGpuSpeed("k", kLargeItems / 2, 1.0 * kLargeWhole);
+    const double slower = h.nwayCpuShare("k", largeSize(), 2, largeCost());
+    CHECK(slower > share);
+    CHECK(slower < 2 * share);
+    // Kept between runs, and a history written before the field was read back without it.
+    SplitHistory second;
+    REQUIRE(second.deserialize(h.serialize()));
+    CHECK(second.nwayCpuShare("k", largeSize(), 2, largeCost()) == slower);
+    std::string old = h.serialize();
+    const size_t kernelLine = old.find("kernel k ");
+    REQUIRE(kernelLine != std::string::npos);
+    const size_t end = old.find('\n', kernelLine);
+    const size_t last = old.rfind(' ', end);
+    old.erase(last, end - last);  // the kernel line's last field
+    SplitHistory third;
+    REQUIRE(third.deserialize(old));
+    CHECK(third.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    CHECK_FALSE(third.deserialize(std::string(h.serialize()).insert(end, " 1")));
+}

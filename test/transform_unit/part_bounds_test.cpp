@@ -50,6 +50,24 @@ TEST_CASE("part bounds: whole rows, one sub-launch per part of a 2-D launch", "[
     }
 }
 
+TEST_CASE("part bounds: a small part beside large ones is whole rows too, or none", "[part_bounds]") {
+    // Two GPUs and a CPU at 1 % of 3mm's F (225 rows of 69): the CPU's part does not make the GPUs'
+    // parts start inside rows; it is the two whole rows nearest to its weight.
+    const tf::NDRange r = range(2, {2208, 1800}, {32, 8});
+    const auto b = tf::partBounds(r, {1, 1, 0.0202});
+    checkCover(r, b, 3);
+    for (size_t i = 0; i < 3; ++i) {
+        CHECK(b[i] % 69 == 0);
+        CHECK(tf::chunkLaunches(r, b[i], b[i + 1]).size() == 1);
+    }
+    CHECK(b[3] - b[2] == 2 * 69);
+    // Under half a row: no part at all.
+    const auto none = tf::partBounds(r, {1, 1, 0.003});
+    checkCover(r, none, 3);
+    CHECK(none[2] == none[3]);
+    CHECK(none[1] % 69 == 0);
+}
+
 TEST_CASE("part bounds: planes of a 3-D launch where they are small, else rows", "[part_bounds]") {
     // 8 x 8 groups a plane, 64 planes: a part of 2,048 groups is 32 planes.
     const tf::NDRange small = range(3, {64, 64, 64}, {8, 8, 1});

@@ -134,10 +134,16 @@ std::vector<uint64_t> partBounds(const NDRange& range, const std::vector<double>
     double total = 0;
     for (double w : weights) total += w;
     // The coarsest whole unit of rows (3-D: planes) that is at most 1/16 of the smallest part: the
-    // parts are then within half a unit (3 %) of their weights.
+    // parts are then within half a unit (3 %) of their weights. A part under 1/8 of the largest (a
+    // CPU's beside GPUs) does not make the unit finer: it is rounded to whole units like the others,
+    // to none if it is under half of one.
     uint64_t unit = 1;
     if (aligned && range.dims >= 2 && total > 0 && !weights.empty()) {
-        const double smallest = double(groups) * *std::min_element(weights.begin(), weights.end()) / total;
+        const double largest = *std::max_element(weights.begin(), weights.end());
+        double smallestWeight = largest;
+        for (double w : weights)
+            if (w >= largest / 8) smallestWeight = std::min(smallestWeight, w);
+        const double smallest = double(groups) * smallestWeight / total;
         const uint64_t row = groupsIn(range, 0), plane = row * groupsIn(range, 1);
         if (range.dims >= 3 && 16.0 * double(plane) <= smallest) unit = plane;
         else if (16.0 * double(row) <= smallest) unit = row;

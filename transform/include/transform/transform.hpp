@@ -112,8 +112,9 @@ std::vector<SubLaunch> chunkLaunches(const NDRange& range, uint64_t begin, uint6
 // so that each part runs as one sub-launch (2-D) or a few big ones (3-D) of chunkLaunches: a part
 // that started inside a row would run that row's few work-groups as a launch of their own, which
 // leaves a GPU nearly idle for as long as one work-group takes (two H100s, 3mm's second product:
-// 6.6 ms for a half that natively takes 5.6). Unaligned (`aligned` false, or a row more than 1/16
-// of a part): the bounds fall where the weights say.
+// 6.6 ms for a half that natively takes 5.6). A part under 1/8 of the largest (a CPU's beside GPUs)
+// is rounded to whole rows too, to none if under half a row. Unaligned (`aligned` false, or a row
+// more than 1/16 of a part): the bounds fall where the weights say.
 std::vector<uint64_t> partBounds(const NDRange& range, const std::vector<double>& weights, bool aligned = true);
 
 // Whether the chunk variant of `kernel` may run its work-groups split on this launch: no barriers,
