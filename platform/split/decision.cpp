@@ -110,6 +110,10 @@ void recordSplit(const std::string& name, const LaunchGeometry& launch, double s
     SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare, planned);
 }
 
+void recordTrialSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds) {
+    SplitHistory::instance().recordTrialSplit(kernel, sizeKey(launch), seconds);
+}
+
 void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
                     double chunkSeconds, double startSeconds) {
     if (groups == 0) return;
@@ -263,7 +267,8 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
 // gemm, which split gain 0.70x and 0.92x (docs/results/h100-session16).
 // The CPU slot `cpu` (nwayCpuSlot; -1: none) joins at the top of the work-groups with the share the
 // history plans from the speeds measured in earlier N-way splits (SplitHistory::nwayCpuShare), or
-// kNwayCpuTrialShare while they are not known; not where the plan finds no gain. Under the chaos
+// kNwayCpuTrialShare while they are not known (a trial: no measurement of the split itself); not
+// where the plan finds no gain. Under the chaos
 // knob it always joins (the engine draws random shares).
 SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
                            const LaunchGeometry& launch, std::vector<unsigned> slots, int cpu, bool ready) {
@@ -277,6 +282,7 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
             cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
             const double planned = SplitHistory::instance().nwayCpuShare(kv.historyKey, sizeKey(launch),
                                                                          1 + nwayOthersOverFirst(slots), cost);
+            d.nwayCpuTrial = planned < 0;
             d.nwayCpuShare = planned < 0 || (planned == 0 && chaos::on()) ? SplitHistory::kNwayCpuTrialShare : planned;
             if (d.nwayCpuShare > 0) slots.push_back(static_cast<unsigned>(cpu));
         }

@@ -27,8 +27,10 @@ struct SplitDecision {
     // and the CPU slot last where it joins (nwayCpuShare > 0). Empty for a split between gpuSlot
     // and cpuSlot.
     std::vector<unsigned> nwaySlots;
-    // The CPU slot's share of an N-way split's work-groups, at the top (0: it takes no part).
+    // The CPU slot's share of an N-way split's work-groups, at the top (0: it takes no part), and
+    // whether it is the trial share that measures the CPU's speed (SplitHistory::recordTrialSplit).
     double nwayCpuShare = 0;
+    bool nwayCpuTrial = false;
     const char* why = "";  // why not split (a literal: no allocation on the launch path)
     // The launch would have split, but the kernel's variants are still being built: it runs whole
     // and completes only after that build (Submission::tails).
@@ -68,6 +70,9 @@ void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeo
 // `planned`: its share was auto mode's plan).
 void recordSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds, bool probe,
                  double cpuShare, bool planned = false);
+// Records an N-way split launch whose CPU took its trial share (SplitHistory::recordTrialSplit),
+// instead of recordSplit.
+void recordTrialSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds);
 // Records the CPU's own speed in a split launch of `kernel` (SplitHistory::recordCpuSpeed): a chunk
 // of `chunkGroups` of the launch's work-groups took `chunkSeconds`; its first chunk started
 // `startSeconds` into the split. Call before recordSplit.

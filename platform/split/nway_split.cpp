@@ -136,6 +136,7 @@ struct NwayRun : SplitLaunch {
     // the primary's part could start (a marker just before it), when the thread enqueued the CPU's,
     // and when their kernels completed.
     size_t cpuPart = 0;
+    bool cpuTrial = false;  // its share is the trial share (SplitDecision::nwayCpuTrial)
     double cpuFrom = -1;
     std::shared_ptr<DoneClock> primaryStartClock, primaryClock, cpuClock;
 
@@ -590,7 +591,9 @@ void runNway(std::shared_ptr<NwayRun> run) {
     if (r.gateOpener.joinable()) r.gateOpener.join();
     // For auto mode's history: from submission (a split queued behind other work counts that too).
     if (result == CL_COMPLETE) recordPartSpeeds(r);
-    if (result == CL_COMPLETE)
+    if (result == CL_COMPLETE && r.cpuTrial)
+        recordTrialSplit(r.variants->historyKey, r.launch, splitClock() - r.started);
+    else if (result == CL_COMPLETE)
         recordSplit(r.variants->historyKey, r.launch, splitClock() - r.started, r.probe != nullptr, -1);
 
     std::vector<std::pair<unsigned, uint64_t>> parts;
@@ -664,7 +667,10 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;
-        if (cpuShare > 0 && i + 1 == slots.size()) r.cpuPart = r.parts.size();
+        if (cpuShare > 0 && i + 1 == slots.size()) {
+            r.cpuPart = r.parts.size();
+            r.cpuTrial = decision.nwayCpuTrial;
+        }
         auto& part = r.parts.emplace_back();
         part.slot = slots[i];
         part.lo = bounds[i];

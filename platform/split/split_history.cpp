@@ -90,6 +90,13 @@ void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, 
                k.cpuSecondsPerItem * 1e9, k.cpuStartSeconds * 1e3);
 }
 
+void SplitHistory::recordTrialSplit(const std::string& kernel, const LaunchSize& size, double seconds) {
+    std::lock_guard lock(mutex_);
+    kernels_[kernel].splitHere = true;
+    HETERO_LOG(Debug, "history %s:%s: split with the CPU's trial share %.3f ms, not counted", kernel.c_str(),
+               size.describe().c_str(), seconds * 1e3);
+}
+
 void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, double items, double seconds) {
     if (items <= 0 || seconds <= 0) return;
     std::lock_guard lock(mutex_);

@@ -159,6 +159,12 @@ public:
     // believed at once, a faster one half-way.
     void recordCpuSpeed(const std::string& kernel, double chunkItems, double chunkSeconds, double startSeconds);
 
+    // An N-way split of `kernel` in which the CPU took kNwayCpuTrialShare, in `seconds`: no measurement
+    // of the split (on two H100s the CPU's trial held LARGE gemm and syrk back past running whole,
+    // and auto mode then kept them whole; the next split plans the CPU's share from what the trial
+    // measured). Only a process's first split is noted, as recordSplit notes it.
+    void recordTrialSplit(const std::string& kernel, const LaunchSize& size, double seconds);
+
     // One GPU's own speed on `kernel`, measured in an N-way split: its part of `items` work-items took
     // `seconds` (nway_split.cpp). What an N-way split's CPU share is planned against where no launch
     // of the size was timed whole (HETERO_SPLIT=always times none). Believed as recordCpuSpeed's.

@@ -665,3 +665,33 @@ TEST_CASE("split history: without a whole timing, an N-way split's CPU share goe
     CHECK(third.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
     CHECK_FALSE(third.deserialize(std::string(h.serialize()).insert(end, " 1")));
 }
+
+TEST_CASE("split history: an N-way split with the CPU's trial share is no measurement of the split", "[split_history][nway]") {
+    SplitHistory h;
+    // The process's first split (a trial too) loads the variants; the next trial measures the CPU,
+    // and is held back by it past running whole. Neither counts: the launch after still probes.
+    loaded(h);
+    SplitHistory::Decision first = h.decide("k", largeSize(), largeCost());
+    REQUIRE_FALSE(first.split);
+    h.recordWhole("k", largeSize(), kLargeWhole);
+    SplitHistory::Decision trial = h.decide("k", largeSize(), largeCost());
+    REQUIRE(trial.split);
+    h.recordCpuSpeed("k", 0.01 * kLargeItems, 30 * kMs, 0.5 * kMs);  // a slow CPU
+    h.recordNwayGpuSpeed("k", 0.495 * kLargeItems, 0.495 * kLargeWhole);
+    h.recordTrialSplit("k", largeSize(), 3 * kLargeWhole);
+    trial.probe.reset();
+    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) == 0);  // planned out
+    SplitHistory::Decision next = h.decide("k", largeSize(), largeCost());
+    CHECK(next.split);
+    CHECK(next.probe);
+    // Recorded as a split, the trial would have lost: the next launches run whole.
+    SplitHistory lost;
+    loaded(lost);
+    lost.decide("k", largeSize(), largeCost());
+    lost.recordWhole("k", largeSize(), kLargeWhole);
+    SplitHistory::Decision probe = lost.decide("k", largeSize(), largeCost());
+    REQUIRE(probe.split);
+    lost.recordSplit("k", largeSize(), 3 * kLargeWhole, true);
+    probe.probe.reset();
+    CHECK_FALSE(lost.decide("k", largeSize(), largeCost()).split);
+}
