@@ -461,8 +461,13 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                         HETERO_LOG(Debug, "split %s N-way: slot %u's guessed span of object %zu %s", r.name.c_str(), p.slot,
                                    t, covers(p.held[t], found) ? "covered the span found" : "missed");
                     if (covers(p.held[t], found) || !r.pinned) continue;
-                    if (p.results[t]) p.missed.push_back(std::exchange(p.results[t], PinnedPool::Block{}));
-                    p.results[t] = r.pinned->take(found.second - found.first);
+                    // The guess's block takes the span found where it is big enough: the read into it
+                    // goes after the guessed one on the same in-order queue. A new block of a size the
+                    // pool does not keep costs a pinned allocation (gemm LARGE on two H100s: 2.2 ms of
+                    // a 4 ms launch whose parts had moved by one row, docs/results/h100x2-session26).
+                    const bool fits = p.results[t] && p.results[t].bytes >= found.second - found.first;
+                    if (p.results[t] && !fits) p.missed.push_back(std::exchange(p.results[t], PinnedPool::Block{}));
+                    if (!fits) p.results[t] = r.pinned->take(found.second - found.first);
                     p.held[t] = p.results[t] ? found : merge::ByteRange{0, 0};
                     if (p.results[t])
                         check(backend::enqueueRead(queue, p.written[t], found.first, found.second - found.first,
