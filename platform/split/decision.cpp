@@ -51,12 +51,13 @@ LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::
 // changed of the written objects, about its share of them, and inputs the host wrote are already
 // there (DiscreteStorage::mirrorHostWrite), at the speed of a span sent between two GPUs through
 // a pinned block (22-26 GB/s between two H100s, docs/results/h100-session15). The others are
-// expected to do their weights' share in the time the first does its own (the history then keeps
-// whichever way a size was measured faster; it learns no per-slot speed).
+// expected to do their weights' share in the time the first does its own (nwayOthersOverFirst: GPUs
+// of different names by their measured speeds; the history then keeps whichever way a size was
+// measured faster).
 constexpr double kNwayLinkBytesPerSecond = 20e9;
 LaunchCost nwaySplitCost(const KernelVariants& kv, const std::vector<KernelArg>& args, const std::vector<unsigned>& slots,
                          LaunchCost cost) {
-    const double ratio = nwayOthersOverFirst(slots);
+    const double ratio = nwayOthersOverFirst(slots, kv.historyKey);
     const double othersShare = ratio / (1 + ratio);
     const auto& params = kv.analysis->params;
     for (size_t i = 0; i < args.size() && i < params.size(); ++i)
@@ -121,11 +122,11 @@ void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uin
     SplitHistory::instance().recordCpuSpeed(kernel, items, chunkSeconds, startSeconds);
 }
 
-void recordNwayGpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups,
-                        double seconds) {
+void recordNwayGpuSpeed(const std::string& kernel, unsigned slot, const LaunchGeometry& launch, uint64_t groups,
+                        uint64_t partGroups, double seconds) {
     if (groups == 0) return;
     const double items = sizeKey(launch).workItems() * double(partGroups) / double(groups);
-    SplitHistory::instance().recordNwayGpuSpeed(kernel, items, seconds);
+    SplitHistory::instance().recordNwayGpuSpeed(kernel, slot, items, seconds);
 }
 
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
@@ -280,8 +281,8 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
         if (cpu >= 0) {
             LaunchCost cost = splitCost(kernel, kv, args, {});
             cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
-            const double planned = SplitHistory::instance().nwayCpuShare(kv.historyKey, sizeKey(launch),
-                                                                         1 + nwayOthersOverFirst(slots), cost);
+            const double planned = SplitHistory::instance().nwayCpuShare(
+                kv.historyKey, sizeKey(launch), slots[0], 1 + nwayOthersOverFirst(slots, kv.historyKey), cost);
             d.nwayCpuTrial = planned < 0;
             d.nwayCpuShare = planned < 0 || (planned == 0 && chaos::on()) ? SplitHistory::kNwayCpuTrialShare : planned;
             if (d.nwayCpuShare > 0) slots.push_back(static_cast<unsigned>(cpu));

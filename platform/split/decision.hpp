@@ -78,9 +78,9 @@ void recordTrialSplit(const std::string& kernel, const LaunchGeometry& launch, d
 // `startSeconds` into the split. Call before recordSplit.
 void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
                     double chunkSeconds, double startSeconds);
-// Records one GPU's own speed in an N-way split of `kernel` (SplitHistory::recordNwayGpuSpeed): its
-// part of `partGroups` of the launch's work-groups took `seconds`. Call before recordSplit.
-void recordNwayGpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups,
-                        double seconds);
+// Records a GPU slot's own speed in an N-way split of `kernel` (SplitHistory::recordNwayGpuSpeed):
+// its part of `partGroups` of the launch's work-groups took `seconds`. Call before recordSplit.
+void recordNwayGpuSpeed(const std::string& kernel, unsigned slot, const LaunchGeometry& launch, uint64_t groups,
+                        uint64_t partGroups, double seconds);
 
 }  // namespace hetero

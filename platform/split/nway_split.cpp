@@ -18,13 +18,16 @@
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
 #include "platform/split/split_launch.hpp"
+#include "platform/split/split_history.hpp"
 #include "platform/split/split_workers.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 #include <utility>
 
@@ -34,13 +37,33 @@ namespace {
 
 std::atomic<unsigned> inFlight{0};
 
-// A slot's weight in a split over `slots`: equal for devices of one name, else their compute units.
-// Allocates nothing: auto mode asks at every decision (nwayOthersOverFirst).
+// Whether the GPU slots `slots` are devices of one name, which take equal shares. Test knob
+// HETERO_TEST_NWAY_UNALIKE=1: never (PoCL slots standing in for GPUs of different names).
 bool alikeDevices(const std::vector<unsigned>& slots) {
+    static const bool unalike = config::get("HETERO_TEST_NWAY_UNALIKE", "test_nway_unalike").value_or("") == "1";
     const auto& all = Device::instance()->slots();
-    return std::all_of(slots.begin(), slots.end(), [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
+    return !unalike &&
+           std::all_of(slots.begin(), slots.end(), [&](unsigned s) { return all[s].deviceName == all[slots[0]].deviceName; });
 }
-double deviceWeight(unsigned slot, bool alike) { return alike ? 1.0 : double(computeUnits(slot)); }
+
+// Test knob HETERO_TEST_NWAY_SLOW_SLOT=<slot>: the launch's thread waits 20 ms before it enqueues
+// that slot's part (not the primary's), which its measured speed then counts (icd.nway-unalike).
+int slowSlot() {
+    static const int slot = [] {
+        const std::string v = config::get("HETERO_TEST_NWAY_SLOW_SLOT", "test_nway_slow_slot").value_or("");
+        return v.empty() ? -1 : std::atoi(v.c_str());
+    }();
+    return slot;
+}
+
+// The GPU slots' weights in a split of `kernel` over `slots` (SplitHistory::nwayGpuWeights).
+void gpuWeights(const std::string& kernel, const std::vector<unsigned>& slots, std::vector<double>& weights) {
+    const bool alike = alikeDevices(slots);
+    std::vector<unsigned> units;
+    if (!alike)
+        for (unsigned s : slots) units.push_back(computeUnits(s));
+    SplitHistory::instance().nwayGpuWeights(kernel, slots, units, alike, weights);
+}
 
 // When a part's kernel completed (splitClock), set from its event's completion callback, which may
 // run after the launch's thread is done with the run: for auto mode's speeds (recordPartSpeeds).
@@ -84,6 +107,11 @@ struct NwayRun : SplitLaunch {
         std::vector<cl_uint> found;
         backend::Event foundRead;
         backend::Event kernelStarts;  // with HETERO_TRACE: a marker just before its kernel (traceOnDevice)
+        // For auto mode's speeds (recordPartSpeeds), where measured: when it could start (the
+        // primary's: a marker just before it; the others': when the thread enqueued it) and when
+        // its kernel completed.
+        double enqueuedAt = -1;
+        std::shared_ptr<DoneClock> started, finished;
     };
     std::vector<Part> parts;        // parts[0]: the primary, on the launch's own queue
     struct Target {                 // a written memory object, on the primary
@@ -132,13 +160,12 @@ struct NwayRun : SplitLaunch {
     std::shared_ptr<Tail> tail = std::make_shared<Tail>();
     std::thread gateOpener;           // test knob (chaos): holds the primary's kernel back a random while
 
-    // The CPU's part (an index into parts; 0: none, nwayDecision) and, for auto mode's speeds, when
-    // the primary's part could start (a marker just before it), when the thread enqueued the CPU's,
-    // and when their kernels completed.
+    // The CPU's part (an index into parts; 0: none, nwayDecision).
     size_t cpuPart = 0;
     bool cpuTrial = false;  // its share is the trial share (SplitDecision::nwayCpuTrial)
-    double cpuFrom = -1;
-    std::shared_ptr<DoneClock> primaryStartClock, primaryClock, cpuClock;
+    // The parts' speeds are measured (Part::started, finished): where the CPU takes part, or the
+    // GPUs are of different names (their shares follow their speeds); not under chaos.
+    bool measured = false;
 
     unsigned primary() const { return parts[0].slot; }
 
@@ -414,9 +441,10 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
                     res.slot(p.slot).mergeKernels.enqueueZero(queue, p.written[t], r.targets[t].bytes, {}, nullptr);
             snapshotForSpans(r, p, queue);
             if (trace::enabled()) check(backend::enqueueMarker(queue, {}, p.kernelStarts.receive()));
-            if (i == r.cpuPart) r.cpuFrom = splitClock();
+            if (r.measured) p.enqueuedAt = splitClock();
+            if (static_cast<int>(p.slot) == slowSlot()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
             r.enqueuePart(p.slot, queue, p.lo, p.hi, {}, done[i], p.slot);
-            if (i == r.cpuPart) r.cpuClock = clockOf(done[i].get());
+            if (r.measured) p.finished = clockOf(done[i].get());
             backend::flush(queue);
         }
         for (size_t i = 1; i < r.parts.size(); ++i) {
@@ -560,25 +588,29 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
     return result;
 }
 
-// Where the CPU took part: its speed and the primary GPU's, each over its own part, for the CPU's
-// share of the kernel's next N-way splits (SplitHistory::nwayCpuShare). The CPU's counts from when
-// the thread enqueued its part (after its copies were current), the GPU's from when its part could
-// start; both to their kernels' completion, all as completion callbacks saw them. The CPU's start
-// counts from the primary's.
+// Each part's speed over its own work-groups, where measured: the GPUs' for their shares and the
+// CPU's (SplitHistory::nwayGpuWeights, nwayCpuShare), the CPU's start counted from the primary's.
+// Each counts from when it could start (NwayRun::Part::started, enqueuedAt: after its copies were
+// current) to its kernel's completion, as completion callbacks saw them; nothing where a callback
+// has not run.
 void recordPartSpeeds(const NwayRun& r) {
-    if (r.cpuPart == 0 || !r.primaryStartClock || !r.primaryClock || !r.cpuClock) return;
-    const double primaryFrom = r.primaryStartClock->at, primaryAt = r.primaryClock->at, cpuAt = r.cpuClock->at;
-    if (primaryFrom < 0 || primaryAt < 0 || cpuAt < 0) return;  // a callback has not run (yet): nothing measured
-    const auto& cpu = r.parts[r.cpuPart];
-    const auto& gpu = r.parts[0];
-    HETERO_LOG(Debug, "split %s N-way: slot %u's %llu work-groups %.3f ms, the CPU's (slot %u) %llu %.3f ms from %.3f ms "
-               "after the primary's start", r.name.c_str(), gpu.slot, (unsigned long long)(gpu.hi - gpu.lo),
-               (primaryAt - primaryFrom) * 1e3, cpu.slot, (unsigned long long)(cpu.hi - cpu.lo), (cpuAt - r.cpuFrom) * 1e3,
-               (r.cpuFrom - primaryFrom) * 1e3);
-    if (chaos::on()) return;  // its delays are no speed
-    recordNwayGpuSpeed(r.variants->historyKey, r.launch, r.groups, gpu.hi - gpu.lo, primaryAt - primaryFrom);
-    recordCpuSpeed(r.variants->historyKey, r.launch, r.groups, cpu.hi - cpu.lo, cpuAt - r.cpuFrom,
-                   std::max(0.0, r.cpuFrom - primaryFrom));
+    if (!r.measured) return;
+    const double primaryFrom = r.parts[0].started ? r.parts[0].started->at.load() : -1.0;
+    if (primaryFrom < 0) return;
+    std::string line;
+    for (size_t i = 0; i < r.parts.size(); ++i) {
+        const auto& p = r.parts[i];
+        const double from = i == 0 ? primaryFrom : p.enqueuedAt, at = p.finished ? p.finished->at.load() : -1.0;
+        if (from < 0 || at < 0 || p.hi == p.lo) continue;
+        line += (line.empty() ? "" : ", ") + ("slot " + std::to_string(p.slot) + ": " + std::to_string(p.hi - p.lo) +
+                                              " in " + std::to_string((at - from) * 1e3) + " ms");
+        if (r.cpuPart > 0 && i == r.cpuPart)
+            recordCpuSpeed(r.variants->historyKey, r.launch, r.groups, p.hi - p.lo, at - from,
+                           std::max(0.0, from - primaryFrom));
+        else
+            recordNwayGpuSpeed(r.variants->historyKey, p.slot, r.launch, r.groups, p.hi - p.lo, at - from);
+    }
+    HETERO_LOG(Debug, "split %s N-way: parts' work-groups (%s)", r.name.c_str(), line.c_str());
 }
 
 // The launch's thread: the parts, the merges, then the launch's event. It completes for the
@@ -622,24 +654,28 @@ void runNway(std::shared_ptr<NwayRun> run) {
 
 unsigned nwaySplitsInFlight() { return inFlight.load(); }
 
-std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, double cpuShare) {
-    const size_t gpus = cpuShare > 0 ? slots.size() - 1 : slots.size();
-    const bool alike = alikeDevices({slots.begin(), slots.begin() + gpus});
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, const std::string& kernel, double cpuShare) {
     std::vector<double> weights;
+    if (chaos::on()) {
+        for (size_t i = 0; i < slots.size(); ++i) weights.push_back(double(1 + chaos::below(4)));
+        return weights;
+    }
+    const bool cpu = cpuShare > 0 && !slots.empty();
+    gpuWeights(kernel, cpu ? std::vector<unsigned>(slots.begin(), slots.end() - 1) : slots, weights);
     double sum = 0;
-    for (size_t i = 0; i < gpus; ++i) sum += weights.emplace_back(deviceWeight(slots[i], alike));
-    if (gpus < slots.size()) weights.push_back(sum * cpuShare / (1 - cpuShare));
-    if (chaos::on())
-        for (auto& w : weights) w = double(1 + chaos::below(4));
+    for (double w : weights) sum += w;
+    if (cpu) weights.push_back(sum * cpuShare / (1 - cpuShare));
     return weights;
 }
 
-double nwayOthersOverFirst(const std::vector<unsigned>& slots) {
+double nwayOthersOverFirst(const std::vector<unsigned>& slots, const std::string& kernel) {
     if (slots.empty()) return 0;
-    const bool alike = alikeDevices(slots);
+    if (alikeDevices(slots)) return double(slots.size() - 1);  // no allocation: asked at every auto decision
+    std::vector<double> weights;
+    gpuWeights(kernel, slots, weights);
     double others = 0;
-    for (size_t i = 1; i < slots.size(); ++i) others += deviceWeight(slots[i], alike);
-    return others / deviceWeight(slots[0], alike);
+    for (size_t i = 1; i < weights.size(); ++i) others += weights[i];
+    return others / weights[0];
 }
 
 cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
@@ -668,7 +704,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // Under chaos the edges fall anywhere, inside rows too (the tests' coverage of partial rows).
     // The CPU's part, where it joins, is the last: the top of the work-groups, as in the pair.
     const double cpuShare = decision.nwayCpuShare > 0 && slots.size() > 2 ? decision.nwayCpuShare : 0;
-    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots, cpuShare), !chaos::on());
+    const std::vector<uint64_t> bounds =
+        transform::partBounds(r.range, nwayShareWeights(slots, r.variants->historyKey, cpuShare), !chaos::on());
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;
@@ -785,13 +822,14 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     // Test knob: hold the primary's kernel back a random while, so the others get ahead of it or not.
     backend::Event gateHeld = chaos::holdBack(primaryContext, primaryWait, r.gateOpener);
     // The primary's part, on the launch's own queue, after the snapshots (in order).
-    if (r.cpuPart > 0) {
+    r.measured = !chaos::on() && (r.cpuPart > 0 || !alikeDevices(std::vector<unsigned>(slots.begin(), slots.end() - (cpuShare > 0))));
+    if (r.measured) {
         backend::Event starts;
         check(backend::enqueueMarker(primaryQueue, primaryWait, starts.receive()));
-        r.primaryStartClock = clockOf(starts.get());
+        r.parts[0].started = clockOf(starts.get());
     }
     r.enqueuePart(primary, primaryQueue, r.parts[0].lo, r.parts[0].hi, primaryWait, r.primaryDone, primary);
-    if (r.cpuPart > 0) r.primaryClock = clockOf(r.primaryDone.get());
+    if (r.measured) r.parts[0].finished = clockOf(r.primaryDone.get());
     searchPrimarySpans(r, primaryQueue);
     backend::flush(primaryQueue);
     stepDone("primary's part and span search");

@@ -17,6 +17,7 @@
 #include "platform/split/decision.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace hetero {
@@ -29,14 +30,15 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
 // N-way launches submitted and not finished; they count against kMaxDiscreteSplitsInFlight.
 unsigned nwaySplitsInFlight();
 
-// Each slot's weight in a split over `slots` (GPUs: equal for devices of one name, else their compute
-// units). With `cpuShare` > 0 the last slot is the CPU, weighted to take that share of the whole
-// (SplitDecision::nwayCpuShare). Under the chaos knob they are drawn at random, so that the ranges'
-// edges fall everywhere.
-std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, double cpuShare = 0);
+// Each slot's weight in a split of `kernel` (its KernelVariants::historyKey) over `slots`: GPUs of
+// one name equal, else by their speeds measured in earlier N-way splits of the kernel, else by
+// compute units (SplitHistory::nwayGpuWeights). With `cpuShare` > 0 the last slot is the CPU,
+// weighted to take that share of the whole (SplitDecision::nwayCpuShare). Under the chaos knob they
+// are drawn at random, so that the ranges' edges fall everywhere.
+std::vector<double> nwayShareWeights(const std::vector<unsigned>& slots, const std::string& kernel, double cpuShare = 0);
 
-// The other slots' share of a split over `slots` over the first's (weights: equal for devices of
-// one name, else their compute units): what auto mode's model expects of them (decision.cpp).
-double nwayOthersOverFirst(const std::vector<unsigned>& slots);
+// The other GPU slots' share of a split of `kernel` over `slots` over the first's (their weights, as
+// above): what auto mode's model expects of them (decision.cpp).
+double nwayOthersOverFirst(const std::vector<unsigned>& slots, const std::string& kernel);
 
 }  // namespace hetero

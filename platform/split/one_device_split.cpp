@@ -138,7 +138,7 @@ cl_event submitOneDeviceSplit(Submission& sub, Kernel& kernel, const std::vector
     if (slots.empty() || slots[0] != static_cast<unsigned>(sub.slot) || !slotsOfOneDevice(*r.context, slots))
         fail(CL_INVALID_OPERATION);
     // Under chaos the edges fall anywhere, inside rows too.
-    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots), !chaos::on());
+    const std::vector<uint64_t> bounds = transform::partBounds(r.range, nwayShareWeights(slots, r.variants->historyKey), !chaos::on());
     for (size_t i = 0; i < slots.size(); ++i) {
         if (!r.variants->chunk[slots[i]]) fail(CL_INVALID_OPERATION);  // decided earlier
         if (i > 0 && bounds[i + 1] == bounds[i]) continue;

@@ -97,7 +97,7 @@ void SplitHistory::recordTrialSplit(const std::string& kernel, const LaunchSize&
                size.describe().c_str(), seconds * 1e3);
 }
 
-void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, double items, double seconds) {
+void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, unsigned slot, double items, double seconds) {
     if (items <= 0 || seconds <= 0) return;
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
@@ -105,19 +105,36 @@ void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, double items, d
     const double measured = seconds / items;
     // Faster news is believed at once, slower news half-way: a GPU believed slower than it is plans
     // the CPU a share that ends after the GPUs' parts.
-    k.nwayGpuSecondsPerItem = k.nwayGpuSecondsPerItem <= 0 || measured < k.nwayGpuSecondsPerItem
-                                  ? measured
-                                  : 0.5 * (k.nwayGpuSecondsPerItem + measured);
+    auto [known, fresh] = k.nwayGpuSecondsPerItem.try_emplace(slot, measured);
+    if (!fresh) known->second = measured < known->second ? measured : 0.5 * (known->second + measured);
 }
 
-double SplitHistory::nwayCpuShare(const std::string& kernel, const LaunchSize& size, double gpus, const LaunchCost& cost) {
+void SplitHistory::nwayGpuWeights(const std::string& kernel, const std::vector<unsigned>& slots,
+                                  const std::vector<unsigned>& computeUnits, bool alike, std::vector<double>& weights) {
+    weights.assign(slots.size(), 1.0);
+    if (alike) return;
+    std::lock_guard lock(mutex_);
+    const auto k = kernels_.find(kernel);
+    bool measured = k != kernels_.end();
+    for (size_t i = 0; measured && i < slots.size(); ++i) {
+        const auto speed = k->second.nwayGpuSecondsPerItem.find(slots[i]);
+        measured = speed != k->second.nwayGpuSecondsPerItem.end() && speed->second > 0;
+        if (measured) weights[i] = 1 / speed->second;
+    }
+    if (!measured)
+        for (size_t i = 0; i < slots.size(); ++i) weights[i] = i < computeUnits.size() ? std::max(1u, computeUnits[i]) : 1.0;
+}
+
+double SplitHistory::nwayCpuShare(const std::string& kernel, const LaunchSize& size, unsigned primary, double gpus,
+                                  const LaunchCost& cost) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     const double items = size.workItems();
     if (k.cpuSecondsPerItem <= 0 || gpus <= 0 || items <= 0) return -1;
     const auto s = k.sizes.find(size);
+    const auto measured = k.nwayGpuSecondsPerItem.find(primary);
     const double gpuPerItem = s != k.sizes.end() && s->second.measured && s->second.whole > 0 ? s->second.whole / items
-                              : k.nwayGpuSecondsPerItem > 0                                  ? k.nwayGpuSecondsPerItem
+                              : measured != k.nwayGpuSecondsPerItem.end()                    ? measured->second
                                                                                              : k.secondsPerItem;
     if (gpuPerItem <= 0) return -1;
     LaunchCost planned = cost;
@@ -272,7 +289,9 @@ std::string SplitHistory::serialize() {
         out += "kernel " + name + " " + std::to_string(k.launches) + " " + std::to_string(k.probeEvery) + " " +
                number(k.wholeSeconds) + " " + number(k.probeLoss) + " " + number(k.lastLoss) + " " +
                number(k.secondsPerItem) + " " + number(k.cpuRatio) + " " + number(k.cpuSecondsPerItem) + " " +
-               number(k.cpuStartSeconds) + " " + number(k.nwayGpuSecondsPerItem) + "\n";
+               number(k.cpuStartSeconds);
+        for (const auto& [slot, seconds] : k.nwayGpuSecondsPerItem) out += " gpu" + std::to_string(slot) + "=" + number(seconds);
+        out += "\n";
         for (const auto& [size, s] : k.sizes) {
             if (!s.measured && s.split < 0) continue;  // nothing learned yet
             out += "size " + std::to_string(size.dims) + " " + std::to_string(size.global[0]) + " " +
@@ -307,9 +326,16 @@ bool SplitHistory::deserialize(const std::string& text) {
                 !readNumber(in, k.cpuRatio) || !readNumber(in, k.cpuSecondsPerItem) || !readNumber(in, k.cpuStartSeconds) ||
                 b == 0)
                 return false;
-            if (std::string more; in >> more) {  // written since N-way splits planned a CPU share
-                std::istringstream field(more);
-                if (!readNumber(field, k.nwayGpuSecondsPerItem)) return false;
+            // Then each GPU slot's speed in N-way splits, "gpu<slot>=<seconds per work-item>" (written
+            // since the CPU joins N-way splits; a history without them reads as before).
+            for (std::string field; in >> field;) {
+                const size_t eq = field.find('=');
+                if (field.compare(0, 3, "gpu") != 0 || eq == std::string::npos) return false;
+                std::istringstream slot(field.substr(3, eq - 3)), seconds(field.substr(eq + 1));
+                unsigned long long index = 0;
+                double v = 0;
+                if (!readCount(slot, index, 1024) || !readNumber(seconds, v) || v <= 0) return false;
+                k.nwayGpuSecondsPerItem[static_cast<unsigned>(index)] = v;
             }
             k.launches = static_cast<unsigned>(a);
             k.probeEvery = static_cast<unsigned>(b);

@@ -45,6 +45,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace hetero {
 
@@ -165,18 +166,27 @@ public:
     // measured). Only a process's first split is noted, as recordSplit notes it.
     void recordTrialSplit(const std::string& kernel, const LaunchSize& size, double seconds);
 
-    // One GPU's own speed on `kernel`, measured in an N-way split: its part of `items` work-items took
-    // `seconds` (nway_split.cpp). What an N-way split's CPU share is planned against where no launch
-    // of the size was timed whole (HETERO_SPLIT=always times none). Believed as recordCpuSpeed's.
-    void recordNwayGpuSpeed(const std::string& kernel, double items, double seconds);
+    // A GPU slot's own speed on `kernel`, measured in an N-way split: its part of `items` work-items
+    // took `seconds` (nway_split.cpp). What an N-way split's CPU share is planned against where no
+    // launch of the size was timed whole (HETERO_SPLIT=always times none), and what GPUs of
+    // different names share by (nwayGpuWeights). Faster news is believed at once, slower half-way.
+    void recordNwayGpuSpeed(const std::string& kernel, unsigned slot, double items, double seconds);
 
-    // The CPU's share of an N-way split over GPUs that do `gpus` times the first GPU's work in its
-    // time (1 + nwayOthersOverFirst): planned as planShare plans the pair's, against the GPUs' time
-    // together (the size's time run whole, else the kernel's time per work-item on one GPU in an
-    // N-way split or run whole, over `gpus`). 0 when no share gains kMinPlanGain; negative while the
-    // CPU's or the GPUs' speed on `kernel` is not known (the decision then gives the CPU
-    // kNwayCpuTrialShare, which measures it).
-    double nwayCpuShare(const std::string& kernel, const LaunchSize& size, double gpus, const LaunchCost& cost);
+    // Each GPU slot's weight in an N-way split of `kernel` over `slots` (`computeUnits`: theirs):
+    // 1 each where `alike` (devices of one name: equal shares); else their speeds measured in earlier
+    // N-way splits (1 / seconds per work-item, recordNwayGpuSpeed) once every one of them was
+    // measured, else their compute units. Written into `weights` (resized).
+    void nwayGpuWeights(const std::string& kernel, const std::vector<unsigned>& slots,
+                        const std::vector<unsigned>& computeUnits, bool alike, std::vector<double>& weights);
+
+    // The CPU's share of an N-way split over GPUs that do `gpus` times the first GPU's (`primary`)
+    // work in its time: planned as planShare plans the pair's, against the GPUs' time together (the
+    // size's time run whole, else the kernel's time per work-item on `primary` in an N-way split or
+    // run whole, over `gpus`). 0 when no share gains kMinPlanGain; negative while the CPU's or the
+    // GPUs' speed on `kernel` is not known (the decision then gives the CPU kNwayCpuTrialShare,
+    // which measures it).
+    double nwayCpuShare(const std::string& kernel, const LaunchSize& size, unsigned primary, double gpus,
+                        const LaunchCost& cost);
     // The CPU's share of an N-way split before its speed on the kernel was measured: small, since a
     // CPU 15-30 times slower than one H100 (syr2k, above) would otherwise hold the GPUs back.
     static constexpr double kNwayCpuTrialShare = 0.01;
@@ -226,7 +236,7 @@ private:
         double cpuRatio = -1;        // the CPU's speed over the GPU's in this kernel's latest split
         double cpuSecondsPerItem = -1;  // the CPU's, in one chunk (recordCpuSpeed)
         double cpuStartSeconds = -1;    // from a split's start to the CPU's first chunk
-        double nwayGpuSecondsPerItem = -1;  // one GPU's, in its part of an N-way split (recordNwayGpuSpeed)
+        std::map<unsigned, double> nwayGpuSecondsPerItem;  // per GPU slot, in its N-way parts (recordNwayGpuSpeed)
         std::map<LaunchSize, Size> sizes;
     };
     double ratioFor(const Kernel& k) const;  // with mutex_ held

@@ -466,3 +466,48 @@ TEST_CASE("a host write whose copy to another GPU slot failed is brought there a
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
+
+// GPUs of different names share by their speeds measured in earlier N-way splits of the kernel
+// (SplitHistory::nwayGpuWeights). Hidden ([.nway-unalike]): icd.nway-unalike makes slots 0 and 1
+// count as different devices (HETERO_TEST_NWAY_UNALIKE) and slot 1 slow (HETERO_TEST_NWAY_SLOW_SLOT:
+// its part starts 20 ms late, which its measured speed counts). Their compute units are equal, so
+// the first launches split in halves; once both were measured (a process's first split measures
+// nothing) slot 1 gets a small share. Results stay exact throughout.
+TEST_CASE("N-way shares of GPUs of different names follow their measured speeds", "[.nway-unalike]") {
+    Env env;
+    cl_program p = env.build(cltest::nonce("split_nway_unalike") + R"(
+        __kernel void scale(__global const uint* in, __global uint* out) {
+            size_t i = get_global_id(0);
+            out[i] = in[i] * 5u + (uint)i;
+        })");
+    cl_kernel k = env.kernel(p, "scale");
+    const size_t local = 64, groups = 240, n = local * groups;
+    std::vector<cl_uint> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<cl_uint>(i * 2654435761u);
+    cl_mem inBuf = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), in.data());
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_uint));
+    setArg(k, 0, inBuf);
+    setArg(k, 1, out);
+    std::vector<cl_ulong> slot0, slot1;
+    for (int launch = 0; launch < 5; ++launch) {
+        const Counters start = Counters::read(env.platform);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        auto got = env.read<cl_uint>(out, n);
+        const Counters end = Counters::read(env.platform);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (got[i] != in[i] * 5u + static_cast<cl_uint>(i)) ++wrong;
+        CHECK(wrong == 0);
+        CHECK(end[CL_HETERO_LAUNCHES_SPLIT_NWAY] - start[CL_HETERO_LAUNCHES_SPLIT_NWAY] == 1);
+        slot0.push_back(end[CL_HETERO_WORK_GROUPS_SLOT0] - start[CL_HETERO_WORK_GROUPS_SLOT0]);
+        slot1.push_back(end[CL_HETERO_WORK_GROUPS_SLOT0 + 1] - start[CL_HETERO_WORK_GROUPS_SLOT0 + 1]);
+        INFO("launch " << launch << ": slot 0 took " << slot0.back() << ", slot 1 " << slot1.back());
+        CHECK(slot0.back() + slot1.back() == groups);
+    }
+    CHECK(slot0[0] == slot1[0]);          // equal compute units, nothing measured
+    CHECK(slot1.back() * 4 < slot0.back());  // 20 ms late against a part of about a millisecond
+    clReleaseMemObject(inBuf);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}

@@ -604,15 +604,15 @@ constexpr double kLargeItems = 2048.0 * 2048.0;
 TEST_CASE("split history: the CPU's share of an N-way split is planned against the GPUs together", "[split_history][nway]") {
     SplitHistory h;
     // Nothing known of the CPU: negative (the decision gives it the trial share, which measures it).
-    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);
     loaded(h);
     h.decide("k", largeSize(), largeCost());
     h.recordWhole("k", largeSize(), kLargeWhole);
-    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);
     h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
     // Two GPUs: the CPU ends before both GPUs' parts, not far before, and takes less than beside one.
-    const double two = h.nwayCpuShare("k", largeSize(), 2, largeCost());
-    const double one = h.nwayCpuShare("k", largeSize(), 1, largeCost());
+    const double two = h.nwayCpuShare("k", largeSize(), 0, 2, largeCost());
+    const double one = h.nwayCpuShare("k", largeSize(), 0, 1, largeCost());
     CHECK(two > 0.01);
     CHECK(two < one);
     const double cpuPerItem = 4.73 * kMs / (128 * 256), gpuPerItem = kLargeWhole / kLargeItems;
@@ -622,21 +622,21 @@ TEST_CASE("split history: the CPU's share of an N-way split is planned against t
     CHECK(cpuEnds < gpusEnd);
     CHECK(cpuEnds > 0.7 * gpusEnd);
     // Four GPUs: their 9.3 ms leave the CPU nothing that gains 2 % after its fixed costs.
-    CHECK(h.nwayCpuShare("k", largeSize(), 4, largeCost()) == 0);
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 4, largeCost()) == 0);
 }
 
 TEST_CASE("split history: without a whole timing, an N-way split's CPU share goes by one GPU's speed in its part",
           "[split_history][nway]") {
     SplitHistory h;
     // HETERO_SPLIT=always times nothing whole; the first split in the process measures nothing.
-    h.recordNwayGpuSpeed("k", kLargeItems / 2, 0.5 * kLargeWhole);
+    h.recordNwayGpuSpeed("k", 0, kLargeItems / 2, 0.5 * kLargeWhole);
     h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
-    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);
     h.recordSplit("k", largeSize(), 30 * kMs, false);  // the process's first split
     h.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
-    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);  // the GPUs' speed is not known yet
-    h.recordNwayGpuSpeed("k", kLargeItems / 2, 0.5 * kLargeWhole);
-    const double share = h.nwayCpuShare("k", largeSize(), 2, largeCost());
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);  // the GPUs' speed is not known yet
+    h.recordNwayGpuSpeed("k", 0, kLargeItems / 2, 0.5 * kLargeWhole);
+    const double share = h.nwayCpuShare("k", largeSize(), 0, 2, largeCost());
     CHECK(share > 0.01);
     // The same as with the size timed whole at that speed.
     SplitHistory timed;
@@ -644,16 +644,16 @@ TEST_CASE("split history: without a whole timing, an N-way split's CPU share goe
     timed.decide("k", largeSize(), largeCost());
     timed.recordWhole("k", largeSize(), kLargeWhole);
     timed.recordCpuSpeed("k", 128 * 256, 4.73 * kMs, 0.56 * kMs);
-    CHECK(share == Approx(timed.nwayCpuShare("k", largeSize(), 2, largeCost())));
+    CHECK(share == Approx(timed.nwayCpuShare("k", largeSize(), 0, 2, largeCost())));
     // A GPU measured slower in one split is believed half-way: the CPU's share grows, but less.
-    h.recordNwayGpuSpeed("k", kLargeItems / 2, 1.0 * kLargeWhole);
-    const double slower = h.nwayCpuShare("k", largeSize(), 2, largeCost());
+    h.recordNwayGpuSpeed("k", 0, kLargeItems / 2, 1.0 * kLargeWhole);
+    const double slower = h.nwayCpuShare("k", largeSize(), 0, 2, largeCost());
     CHECK(slower > share);
     CHECK(slower < 2 * share);
     // Kept between runs, and a history written before the field was read back without it.
     SplitHistory second;
     REQUIRE(second.deserialize(h.serialize()));
-    CHECK(second.nwayCpuShare("k", largeSize(), 2, largeCost()) == slower);
+    CHECK(second.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) == slower);
     std::string old = h.serialize();
     const size_t kernelLine = old.find("kernel k ");
     REQUIRE(kernelLine != std::string::npos);
@@ -662,7 +662,7 @@ TEST_CASE("split history: without a whole timing, an N-way split's CPU share goe
     old.erase(last, end - last);  // the kernel line's last field
     SplitHistory third;
     REQUIRE(third.deserialize(old));
-    CHECK(third.nwayCpuShare("k", largeSize(), 2, largeCost()) < 0);
+    CHECK(third.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);
     CHECK_FALSE(third.deserialize(std::string(h.serialize()).insert(end, " 1")));
 }
 
@@ -677,10 +677,10 @@ TEST_CASE("split history: an N-way split with the CPU's trial share is no measur
     SplitHistory::Decision trial = h.decide("k", largeSize(), largeCost());
     REQUIRE(trial.split);
     h.recordCpuSpeed("k", 0.01 * kLargeItems, 30 * kMs, 0.5 * kMs);  // a slow CPU
-    h.recordNwayGpuSpeed("k", 0.495 * kLargeItems, 0.495 * kLargeWhole);
+    h.recordNwayGpuSpeed("k", 0, 0.495 * kLargeItems, 0.495 * kLargeWhole);
     h.recordTrialSplit("k", largeSize(), 3 * kLargeWhole);
     trial.probe.reset();
-    CHECK(h.nwayCpuShare("k", largeSize(), 2, largeCost()) == 0);  // planned out
+    CHECK(h.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) == 0);  // planned out
     SplitHistory::Decision next = h.decide("k", largeSize(), largeCost());
     CHECK(next.split);
     CHECK(next.probe);
@@ -694,4 +694,38 @@ TEST_CASE("split history: an N-way split with the CPU's trial share is no measur
     lost.recordSplit("k", largeSize(), 3 * kLargeWhole, true);
     probe.probe.reset();
     CHECK_FALSE(lost.decide("k", largeSize(), largeCost()).split);
+}
+
+TEST_CASE("split history: GPUs of one name share equally, others by their speeds once all were measured",
+          "[split_history][nway]") {
+    SplitHistory h;
+    loaded(h);
+    std::vector<double> w;
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, true, w);
+    CHECK(w == std::vector<double>{1, 1});
+    // Different names, nothing measured: by compute units; one measured is not enough.
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    CHECK(w == std::vector<double>{132, 66});
+    h.recordNwayGpuSpeed("k", 1, 1000, 1 * kMs);
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    CHECK(w == std::vector<double>{132, 66});
+    // Both measured: slot 1 three times as fast per work-item as slot 0, against its compute units.
+    h.recordNwayGpuSpeed("k", 0, 1000, 3 * kMs);
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    REQUIRE(w.size() == 2);
+    CHECK(w[1] / w[0] == Approx(3));
+    // Faster news at once, slower half-way; other kernels know nothing of it.
+    h.recordNwayGpuSpeed("k", 0, 1000, 1 * kMs);
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    CHECK(w[1] / w[0] == Approx(1));
+    h.recordNwayGpuSpeed("k", 0, 1000, 3 * kMs);
+    h.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    CHECK(w[1] / w[0] == Approx(2));
+    h.nwayGpuWeights("other", {0, 1}, {132, 66}, false, w);
+    CHECK(w == std::vector<double>{132, 66});
+    // Kept between runs.
+    SplitHistory second;
+    REQUIRE(second.deserialize(h.serialize()));
+    second.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
+    CHECK(w[1] / w[0] == Approx(2));
 }
