@@ -27,6 +27,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 #include <utility>
@@ -602,8 +603,10 @@ void recordPartSpeeds(const NwayRun& r) {
         const auto& p = r.parts[i];
         const double from = i == 0 ? primaryFrom : p.enqueuedAt, at = p.finished ? p.finished->at.load() : -1.0;
         if (from < 0 || at < 0 || p.hi == p.lo) continue;
-        line += (line.empty() ? "" : ", ") + ("slot " + std::to_string(p.slot) + ": " + std::to_string(p.hi - p.lo) +
-                                              " in " + std::to_string((at - from) * 1e3) + " ms");
+        char part[96];
+        std::snprintf(part, sizeof part, "%sslot %u: %llu in %.3f ms", line.empty() ? "" : ", ", p.slot,
+                      (unsigned long long)(p.hi - p.lo), (at - from) * 1e3);
+        line += part;
         if (r.cpuPart > 0 && i == r.cpuPart)
             recordCpuSpeed(r.variants->historyKey, r.launch, r.groups, p.hi - p.lo, at - from,
                            std::max(0.0, from - primaryFrom));
@@ -626,8 +629,8 @@ void runNway(std::shared_ptr<NwayRun> run) {
         result = runParts(r, bytesMoved, merges);
     }
     if (r.gateOpener.joinable()) r.gateOpener.join();
-    // For auto mode's history: from submission (a split queued behind other work counts that too).
     if (result == CL_COMPLETE) recordPartSpeeds(r);
+    // For auto mode's history: from submission (a split queued behind other work counts that too).
     if (result == CL_COMPLETE && r.cpuTrial)
         recordTrialSplit(r.variants->historyKey, r.launch, splitClock() - r.started);
     else if (result == CL_COMPLETE)

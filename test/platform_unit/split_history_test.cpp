@@ -413,17 +413,18 @@ namespace {
 // syr2k at STANDARD on the H100 machine (docs/results/h100-session23): 1024 x 1024 work-items in
 // 4,096 work-groups, 9.27 ms run whole; an adaptive probe took 13.5 ms, its CPU doing 5 % in chunks
 // whose largest (128 work-groups) took 4.73 ms, its first starting 0.56 ms into the split.
-LaunchSize syr2kSize() {
+// syr2k's launch of n x n work-items (16 x 16 a work-group) on one H100: its size and its cost.
+LaunchSize syr2kSize(size_t n = 1024) {
     LaunchSize s;
     s.dims = 2;
-    s.global[0] = s.global[1] = 1024;
+    s.global[0] = s.global[1] = n;
     return s;
 }
-LaunchCost syr2kCost() {
+LaunchCost syr2kCost(size_t n = 1024) {
     LaunchCost c;
-    c.workGroups = 4096;
+    c.workGroups = (n / 16) * (n / 16);
     c.gpuComputeUnits = 132;
-    c.bytesWritten = 4 << 20;
+    c.bytesWritten = 4.0 * double(n * n);
     c.bytesMoved = 2 * c.bytesWritten;
     c.plannable = true;
     return c;
@@ -583,17 +584,11 @@ namespace {
 
 // syr2k at 2048 x 2048 on one H100, from its STANDARD speeds above: four times the work-items and
 // work-groups, 37.08 ms run whole, 16 MiB written; the CPU as fast per work-item as at STANDARD.
-LaunchSize largeSize() {
-    LaunchSize s;
-    s.dims = 2;
-    s.global[0] = s.global[1] = 2048;
-    return s;
-}
+LaunchSize largeSize() { return syr2kSize(2048); }
 LaunchCost largeCost() {
-    LaunchCost c;
-    c.workGroups = 16384;
-    c.gpuComputeUnits = 132;
-    c.bytesWritten = 16 << 20;  // an N-way split's cost leaves `plannable` unset: planned all the same
+    LaunchCost c = syr2kCost(2048);
+    c.plannable = false;  // as an N-way split's cost (decision.cpp): its CPU share is planned all the same
+    c.bytesMoved = 0;
     return c;
 }
 constexpr double kLargeWhole = 4 * kSyr2kWhole;
