@@ -92,7 +92,9 @@ void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, 
 
 void SplitHistory::recordTrialSplit(const std::string& kernel, const LaunchSize& size, double seconds) {
     std::lock_guard lock(mutex_);
-    kernels_[kernel].splitHere = true;
+    Kernel& k = kernels_[kernel];
+    k.splitHere = true;
+    ++k.nwayCpuTrials;
     HETERO_LOG(Debug, "history %s:%s: split with the CPU's trial share %.3f ms, not counted", kernel.c_str(),
                size.describe().c_str(), seconds * 1e3);
 }
@@ -130,13 +132,14 @@ double SplitHistory::nwayCpuShare(const std::string& kernel, const LaunchSize& s
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     const double items = size.workItems();
-    if (k.cpuSecondsPerItem <= 0 || gpus <= 0 || items <= 0) return -1;
+    const double unknown = k.nwayCpuTrials >= kMaxNwayCpuTrials ? 0 : -1;
+    if (k.cpuSecondsPerItem <= 0 || gpus <= 0 || items <= 0) return unknown;
     const auto s = k.sizes.find(size);
     const auto measured = k.nwayGpuSecondsPerItem.find(primary);
     const double gpuPerItem = s != k.sizes.end() && s->second.measured && s->second.whole > 0 ? s->second.whole / items
                               : measured != k.nwayGpuSecondsPerItem.end()                    ? measured->second
                                                                                              : k.secondsPerItem;
-    if (gpuPerItem <= 0) return -1;
+    if (gpuPerItem <= 0) return unknown;
     LaunchCost planned = cost;
     planned.plannable = true;
     return std::max(0.0, planShareLocked(k, gpuPerItem * items / gpus, items, planned));

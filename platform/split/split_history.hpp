@@ -182,14 +182,18 @@ public:
     // The CPU's share of an N-way split over GPUs that do `gpus` times the first GPU's (`primary`)
     // work in its time: planned as planShare plans the pair's, against the GPUs' time together (the
     // size's time run whole, else the kernel's time per work-item on `primary` in an N-way split or
-    // run whole, over `gpus`). 0 when no share gains kMinPlanGain; negative while the CPU's or the
-    // GPUs' speed on `kernel` is not known (the decision then gives the CPU kNwayCpuTrialShare,
-    // which measures it).
+    // run whole, over `gpus`). 0 when no share gains kMinPlanGain, or after kMaxNwayCpuTrials trial
+    // splits measured nothing; negative while the CPU's or the GPUs' speed on `kernel` is not known
+    // (the decision then gives the CPU kNwayCpuTrialShare, which measures it).
     double nwayCpuShare(const std::string& kernel, const LaunchSize& size, unsigned primary, double gpus,
                         const LaunchCost& cost);
     // The CPU's share of an N-way split before its speed on the kernel was measured: small, since a
     // CPU 15-30 times slower than one H100 (syr2k, above) would otherwise hold the GPUs back.
     static constexpr double kNwayCpuTrialShare = 0.01;
+    // Trial splits of a kernel in a process that may leave the speeds unknown (their completion
+    // callbacks had not run when the split ended) before the CPU is left out of its N-way splits:
+    // trial splits count as no measurement, so without a bound they could go on for ever.
+    static constexpr unsigned kMaxNwayCpuTrials = 4;
 
     // The best a split of a launch that runs whole in `wholeSeconds` could gain (negative: it
     // cannot), for `kernel` as far as it is known.
@@ -237,6 +241,7 @@ private:
         double cpuSecondsPerItem = -1;  // the CPU's, in one chunk (recordCpuSpeed)
         double cpuStartSeconds = -1;    // from a split's start to the CPU's first chunk
         std::map<unsigned, double> nwayGpuSecondsPerItem;  // per GPU slot, in its N-way parts (recordNwayGpuSpeed)
+        unsigned nwayCpuTrials = 0;  // trial splits in this process (recordTrialSplit)
         std::map<LaunchSize, Size> sizes;
     };
     double ratioFor(const Kernel& k) const;  // with mutex_ held

@@ -689,6 +689,14 @@ TEST_CASE("split history: an N-way split with the CPU's trial share is no measur
     lost.recordSplit("k", largeSize(), 3 * kLargeWhole, true);
     probe.probe.reset();
     CHECK_FALSE(lost.decide("k", largeSize(), largeCost()).split);
+    // Trials that measured nothing (their callbacks late) leave the CPU out after kMaxNwayCpuTrials.
+    SplitHistory late;
+    loaded(late);
+    for (unsigned i = 0; i < SplitHistory::kMaxNwayCpuTrials; ++i) {
+        CHECK(late.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) < 0);
+        late.recordTrialSplit("k", largeSize(), kLargeWhole);
+    }
+    CHECK(late.nwayCpuShare("k", largeSize(), 0, 2, largeCost()) == 0);
 }
 
 TEST_CASE("split history: GPUs of one name share equally, others by their speeds once all were measured",
