@@ -31,6 +31,12 @@ LaunchSize sizeKey(const LaunchGeometry& l) {
     return s;
 }
 
+// The work-items in `partGroups` of a launch's `groups` work-groups (the history counts speeds per
+// work-item; 0 when the launch has none).
+double itemsIn(const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups) {
+    return groups == 0 ? 0 : sizeKey(launch).workItems() * double(partGroups) / double(groups);
+}
+
 // What a split of the launch would move between the devices, for auto mode's model: in discrete
 // memory the written objects' results back to the CPU, and as much again for the CPU's chunks and
 // stale inputs. Walks the arguments only (no allocation: it runs at every decision).
@@ -117,16 +123,12 @@ void recordTrialSplit(const std::string& kernel, const LaunchGeometry& launch, d
 
 void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
                     double chunkSeconds, double startSeconds) {
-    if (groups == 0) return;
-    const double items = sizeKey(launch).workItems() * double(chunkGroups) / double(groups);
-    SplitHistory::instance().recordCpuSpeed(kernel, items, chunkSeconds, startSeconds);
+    SplitHistory::instance().recordCpuSpeed(kernel, itemsIn(launch, groups, chunkGroups), chunkSeconds, startSeconds);
 }
 
 void recordNwayGpuSpeed(const std::string& kernel, unsigned slot, const LaunchGeometry& launch, uint64_t groups,
                         uint64_t partGroups, double seconds) {
-    if (groups == 0) return;
-    const double items = sizeKey(launch).workItems() * double(partGroups) / double(groups);
-    SplitHistory::instance().recordNwayGpuSpeed(kernel, slot, items, seconds);
+    SplitHistory::instance().recordNwayGpuSpeed(kernel, slot, itemsIn(launch, groups, partGroups), seconds);
 }
 
 bool writtenStorages(const KernelVariants& kv, const std::vector<KernelArg>& args, std::vector<Written>& out,
@@ -188,17 +190,17 @@ std::vector<unsigned> nwayParticipants(const Context& context, unsigned preferre
 }
 
 // The CPU slot that joins an N-way split over `gpus` (HETERO_SPLIT_NWAY_CPU): the first slot that
-// is no GPU slot, has a CPU device and the chunk variant; -1 when there is none, or when the GPUs
-// are one device (their parts share the primary's memory objects, one_device_split.hpp, which a
-// CPU with a context of its own cannot).
-template <typename HasChunk>
-int nwayCpuSlot(const Context& context, const std::vector<unsigned>& gpus, HasChunk hasChunk) {
+// is no GPU slot, has a CPU device and the chunk variant (variants not built yet count as there);
+// -1 when there is none, or when the GPUs are one device (their parts share the primary's memory
+// objects, one_device_split.hpp, which a CPU with a context of its own cannot). Asked only once a
+// launch splits.
+int nwayCpuSlot(const Context& context, const std::vector<unsigned>& gpus, const KernelVariants& kv, bool ready) {
     if (!nwayCpuJoins() || std::all_of(gpus.begin(), gpus.end(), [&](unsigned g) { return context.sameBackend(g, gpus[0]); }))
         return -1;
     const auto& gpuSlots = Backends::instance().gpuSlots();
     for (const auto& s : Device::instance()->slots())
         if ((s.type & CL_DEVICE_TYPE_CPU) && std::find(gpuSlots.begin(), gpuSlots.end(), s.index) == gpuSlots.end() &&
-            hasChunk(s.index))
+            (!ready || kv.chunk[s.index]))
             return static_cast<int>(s.index);
     return -1;
 }
@@ -266,19 +268,18 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
 // decides as for the GPU + CPU pair, with the N-way split's own costs (nwaySplitCost): with the
 // pair's (every written object twice, at host-memory speed), two H100s never tried LARGE syrk or
 // gemm, which split gain 0.70x and 0.92x (docs/results/h100-session16).
-// The CPU slot `cpu` (nwayCpuSlot; -1: none) joins at the top of the work-groups with the share the
-// history plans from the speeds measured in earlier N-way splits (SplitHistory::nwayCpuShare), or
+// The CPU slot (nwayCpuSlot) joins at the top of the work-groups with the share the history plans
+// from the speeds measured in earlier N-way splits (SplitHistory::nwayCpuShare), or
 // kNwayCpuTrialShare while they are not known (a trial: no measurement of the split itself); not
-// where the plan finds no gain. Under the chaos
-// knob it always joins (the engine draws random shares).
+// where the plan finds no gain. Under the chaos knob it always joins (the engine draws random shares).
 SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector<KernelArg>& args,
-                           const LaunchGeometry& launch, std::vector<unsigned> slots, int cpu, bool ready) {
+                           const LaunchGeometry& launch, std::vector<unsigned> slots, bool ready) {
     SplitDecision d;
     d.gpuSlot = slots[0];
     decideSplit(d, kernel, kv, args, launch, splitMode() != SplitMode::Always, &slots);
     if (d.split) {
         d.cpuSlot = slots[1];
-        if (cpu >= 0) {
+        if (const int cpu = nwayCpuSlot(*kernel.context(), slots, kv, ready); cpu >= 0) {
             LaunchCost cost = splitCost(kernel, kv, args, {});
             cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
             const double planned = SplitHistory::instance().nwayCpuShare(
@@ -311,10 +312,8 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     auto hasChunk = [&](unsigned slot) { return !ready || kv->chunk[slot]; };
     // Two or more GPUs: the launch is split over them (a fixed CPU share keeps the GPU + CPU pair).
     if (nwaySplits() && cpuShare() < 0 && kernel.context()->memoryModel() == MemoryModel::Discrete)
-        if (auto gpus = nwayParticipants(*kernel.context(), preferredSlot, hasChunk); !gpus.empty()) {
-            const int cpu = nwayCpuSlot(*kernel.context(), gpus, hasChunk);
-            return nwayDecision(kernel, *kv, args, launch, std::move(gpus), cpu, ready);
-        }
+        if (auto gpus = nwayParticipants(*kernel.context(), preferredSlot, hasChunk); !gpus.empty())
+            return nwayDecision(kernel, *kv, args, launch, std::move(gpus), ready);
     const auto& slots = Device::instance()->slots();
     int cpu = -1;
     for (const auto& s : slots)
