@@ -5,6 +5,7 @@
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 #include "platform/support/spin_wait.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -83,7 +84,10 @@ CallPipe::CallPipe(cl_command_queue queue) : queue_(queue), ring_(new Launch[kRi
     // been by its own thread. Registered after the backends were loaded, so it runs before theirs.
     static std::once_flag atExit;
     std::call_once(atExit, [] { std::atexit(drainPipesSlow); });
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+        nameThisThread("hetero pipe");
+        run();
+    });
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     r.pipes.push_back(this);

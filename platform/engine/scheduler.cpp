@@ -1,4 +1,5 @@
 #include "platform/engine/scheduler.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <map>
 #include <thread>
@@ -70,7 +71,10 @@ void Scheduler::watch(Queue* queue) {
         EventSignal::listen(true);  // before the raise below: changes from now on wake the loop
         if (!s.running) {
             s.running = true;
-            std::thread(loop).detach();
+            std::thread([] {
+                nameThisThread("hetero schedule");
+                loop();
+            }).detach();
         }
     }
     EventSignal::raise();

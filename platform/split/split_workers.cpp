@@ -1,4 +1,5 @@
 #include "platform/split/split_workers.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -50,7 +51,10 @@ void runOnSplitWorker(std::function<void()> job) {
             start = true;
         }
     }
-    if (start) std::thread([&w] { w.loop(); }).detach();
+    if (start) std::thread([&w] {
+        nameThisThread("hetero split");
+        w.loop();
+    }).detach();
     w.wake.notify_one();
 }
 

@@ -10,6 +10,7 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/support/log.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -311,7 +312,10 @@ public:
     void push(const std::shared_ptr<UnifiedRun>& run) {
         std::call_once(started_, [this] {
             try {
-                for (Side side : {Gpu, Cpu}) std::thread([this, side] { loop(side); }).detach();
+                for (Side side : {Gpu, Cpu}) std::thread([this, side] {
+                    nameThisThread(side == Gpu ? "hetero unif gpu" : "hetero unif cpu");
+                    loop(side);
+                }).detach();
                 running_ = true;
             } catch (const std::exception&) {
             }

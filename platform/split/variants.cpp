@@ -9,6 +9,7 @@
 #include "platform/split/config.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/support/log.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <system_error>
 #include <thread>
@@ -55,6 +56,7 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
     try {
         self = shared_from_this();
         std::thread([self, keep, tail] {
+            nameThisThread("hetero variants");
             try {
                 self->build(keep.get());
             } catch (...) {

@@ -1,4 +1,5 @@
 #include "platform/support/parallel_for.hpp"
+#include "platform/support/thread_name.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -84,7 +85,10 @@ void parallelFor(unsigned count, const std::function<void(unsigned)>& body) {
     std::unique_lock lock(p.mutex);
     // Enough workers for this batch alone; batches of other callers take turns with it.
     while (p.started < std::min(count - 1, parallelThreads())) {
-        std::thread([&p] { p.loop(); }).detach();
+        std::thread([&p] {
+            nameThisThread("hetero parallel");
+            p.loop();
+        }).detach();
         ++p.started;
     }
     p.batches.push_back(&batch);
