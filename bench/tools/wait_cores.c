@@ -1,0 +1,141 @@
+// The backend alone (no Hetero): how many cores a process keeps busy while one long kernel runs on
+// the device, by how the host waits for it. NVIDIA's waits spin (sched_yield), which takes a core
+// from a CPU device computing beside the GPU (devices/backend_commands.hpp, QuietWaits). Modes:
+//   wait        clWaitForEvents on the kernel's event
+//   finish      clFinish
+//   callback    a completion callback on the kernel's event, the thread asleep until it comes
+//   poll        the event's status asked every 100 us, the thread asleep between
+//   sleep       no wait at all: the thread sleeps the kernel's time (what the backend does alone)
+//   user-marker as sleep, with a marker queued behind a user event the host completes after it
+//   user-callback as sleep, with a completion callback pending on a user event
+// Prints, per mode, the median over rounds of the process's CPU time over the wall time
+// (1.0 = one core busy the whole while) and the wait's wall time.
+//   wait_cores [--platform NAME] [--rounds N] [--ms MS]
+#define CL_TARGET_OPENCL_VERSION 300
+#include "tool_support.h"
+
+#include <pthread.h>
+#include <sys/resource.h>
+
+static double processCpu(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t heard = PTHREAD_COND_INITIALIZER;
+static int done = 0;
+static void CL_CALLBACK onDone(cl_event e, cl_int status, void* data) {
+    (void)e, (void)status, (void)data;
+    pthread_mutex_lock(&mutex);
+    done = 1;
+    pthread_cond_signal(&heard);
+    pthread_mutex_unlock(&mutex);
+}
+static void sleepSeconds(double s) {
+    struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+static const char* kSource =
+    "__kernel void spin(__global uint* out, uint rounds) {\n"
+    "    uint x = (uint)get_global_id(0);\n"
+    "    for (uint r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;\n"
+    "    out[get_global_id(0)] = x;\n"
+    "}\n";
+
+int main(int argc, char** argv) {
+    toolName = "wait_cores";
+    const char* want = NULL;
+    int rounds = 5;
+    double ms = 50;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--platform")) want = argv[i + 1];
+        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--ms")) ms = atof(argv[i + 1]);
+    }
+    char name[256] = "";
+    cl_platform_id platform = findPlatform(want, 0, name, sizeof name);
+    if (!platform) { fprintf(stderr, "wait_cores: no platform\n"); return 1; }
+    cl_device_id device = firstDevice(platform);
+    cl_int err;
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    check(err, "clCreateContext");
+    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    check(err, "clCreateCommandQueueWithProperties");
+    cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
+    cl_kernel kernel = clCreateKernel(program, "spin", &err);
+    check(err, "clCreateKernel");
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
+    check(err, "clCreateBuffer");
+    check(clSetKernelArg(kernel, 0, sizeof out, &out), "clSetKernelArg");
+    // One work-item: calibrate its loop to the asked time (after a first launch, which may compile).
+    size_t one = 1;
+    cl_uint spinRounds = 1u << 20;
+    check(clSetKernelArg(kernel, 1, sizeof spinRounds, &spinRounds), "clSetKernelArg");
+    check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, NULL), "launch");
+    check(clFinish(queue), "clFinish");
+    for (;;) {
+        check(clSetKernelArg(kernel, 1, sizeof spinRounds, &spinRounds), "clSetKernelArg");
+        double t0 = now();
+        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, NULL), "launch");
+        check(clFinish(queue), "clFinish");
+        double took = now() - t0;
+        if (took * 1e3 >= ms || spinRounds >= (1u << 31)) break;
+        double scale = ms / (took * 1e3);
+        spinRounds = (cl_uint)(spinRounds * (scale > 8 ? 8 : scale * 1.05));
+    }
+    printf("platform %s, one kernel of about %.0f ms, median of %d rounds\n", name, ms, rounds);
+    const char* modes[] = {"wait", "finish", "callback", "poll", "sleep", "user-marker", "user-callback"};
+    for (int m = 0; m < 7; ++m) {
+        double cores[64], walls[64];
+        for (int r = 0; r < rounds && r < 64; ++r) {
+            cl_event e = NULL, user = NULL, marker = NULL;
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, &e), "launch");
+            check(clFlush(queue), "clFlush");
+            if (m >= 5) {
+                user = clCreateUserEvent(context, &err);
+                check(err, "clCreateUserEvent");
+                if (m == 5) check(clEnqueueMarkerWithWaitList(queue, 1, &user, &marker), "marker");
+                else check(clSetEventCallback(user, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
+                check(clFlush(queue), "clFlush");
+            }
+            done = 0;
+            double c0 = processCpu(), t0 = now();
+            switch (m) {
+            case 0: check(clWaitForEvents(1, &e), "clWaitForEvents"); break;
+            case 1: check(clFinish(queue), "clFinish"); break;
+            case 2:
+                check(clSetEventCallback(e, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
+                pthread_mutex_lock(&mutex);
+                while (!done) pthread_cond_wait(&heard, &mutex);
+                pthread_mutex_unlock(&mutex);
+                break;
+            case 3:
+                for (cl_int st = CL_QUEUED; st > CL_COMPLETE; sleepSeconds(100e-6))
+                    check(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), "clGetEventInfo");
+                break;
+            default: sleepSeconds(ms * 1e-3); break;
+            }
+            double wall = now() - t0, cpu = processCpu() - c0;
+            if (user) check(clSetUserEventStatus(user, CL_COMPLETE), "clSetUserEventStatus");
+            check(clFinish(queue), "clFinish");
+            cores[r] = cpu / wall;
+            walls[r] = wall * 1e3;
+            clReleaseEvent(e);
+            if (marker) clReleaseEvent(marker);
+            if (user) clReleaseEvent(user);
+        }
+        int n = rounds < 64 ? rounds : 64;
+        printf("%-14s cores busy %.2f  wall %.2f ms\n", modes[m], median(cores, n), median(walls, n));
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    return 0;
+}
