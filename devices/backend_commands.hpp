@@ -7,7 +7,9 @@
 
 #include "devices/backend_call.hpp"
 
+#include <atomic>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace hetero::backend {
@@ -112,8 +114,47 @@ inline cl_int enqueueMarker(cl_command_queue q, WaitList wait, cl_event* done) {
 }
 
 inline cl_int flush(cl_command_queue q) { return BACKEND(q, clFlush)(q); }
+// ---- Waits ----
+//
+// NVIDIA's own waits (clWaitForEvents, clFinish) spin on a core until the GPU is done. While a
+// split's CPU part runs, PoCL has a worker thread on every core, and each spinning waiter (the
+// application's clFinish, the split's thread) takes one from it: a worker that loses its core holds
+// its work-groups until it is scheduled again, and the CPU's part ends late. So while any
+// QuietWaits is held, Hetero's waits sleep instead, asking the event between short sleeps (not its
+// completion callback: backend_commands.cpp says why). Once the last holder lets go, a wait still
+// running goes on as the backend's own, whose wake-up is as prompt as a native wait's.
+inline std::atomic<unsigned> quietWaitHolders{0};
+// Held by a split launch from its submission until its CPU part is done.
+class QuietWaits {
+public:
+    QuietWaits() = default;
+    explicit QuietWaits(bool hold) : held_(hold) {
+        if (held_) quietWaitHolders.fetch_add(1, std::memory_order_relaxed);
+    }
+    QuietWaits(QuietWaits&& o) noexcept : held_(std::exchange(o.held_, false)) {}
+    QuietWaits& operator=(QuietWaits&& o) noexcept {
+        if (this != &o) {
+            release();
+            held_ = std::exchange(o.held_, false);
+        }
+        return *this;
+    }
+    ~QuietWaits() { release(); }
+    void release() {
+        if (std::exchange(held_, false)) quietWaitHolders.fetch_sub(1, std::memory_order_acq_rel);
+    }
+
+private:
+    bool held_ = false;
+};
+inline bool waitsQuiet() { return quietWaitHolders.load(std::memory_order_acquire) != 0; }
+// Waits for `e` as above; the same result as clWaitForEvents.
+cl_int waitQuietly(cl_event e);
+// A marker on `q` waited for as above, as clFinish would be.
+cl_int finishQuietly(cl_command_queue q);
+
 // Waits (never under the view lock) for everything enqueued on `q`.
-inline cl_int finish(cl_command_queue q) { return BACKEND(q, clFinish)(q); }
+inline cl_int finish(cl_command_queue q) { return waitsQuiet() ? finishQuietly(q) : BACKEND(q, clFinish)(q); }
 
 // ---- Events ----
 
@@ -125,9 +166,14 @@ inline cl_event retainEvent(cl_event e) {
 inline void releaseEvent(cl_event e) { BACKEND(e, clReleaseEvent)(e); }
 
 // Waits (never under the view lock); the backend's error, CL_EXEC_STATUS_... when one failed.
-inline cl_int waitFor(cl_event e) { return BACKEND(e, clWaitForEvents)(1, &e); }
+inline cl_int waitFor(cl_event e) { return waitsQuiet() ? waitQuietly(e) : BACKEND(e, clWaitForEvents)(1, &e); }
 inline cl_int waitFor(WaitList events) {
-    return events.count() ? BACKEND(events.events()[0], clWaitForEvents)(events.count(), events.events()) : CL_SUCCESS;
+    if (events.count() == 0) return CL_SUCCESS;
+    if (!waitsQuiet()) return BACKEND(events.events()[0], clWaitForEvents)(events.count(), events.events());
+    cl_int result = CL_SUCCESS;
+    for (cl_uint i = 0; i < events.count(); ++i)
+        if (cl_int err = waitQuietly(events.events()[i]); err != CL_SUCCESS && result == CL_SUCCESS) result = err;
+    return result;
 }
 inline void wait(cl_event e) { check(waitFor(e)); }
 inline void waitAll(const std::vector<cl_event>& events) {

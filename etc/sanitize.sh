@@ -28,7 +28,7 @@ export HETERO_TRANSFORM_CACHE=off
 # The tests a sanitizer build runs. clinfo (icd.clinfo, icd.wrong-devices) is not instrumented and
 # not Hetero's; the bench and transform suites do not go through the ICD platform's threads.
 asan_tests='^(icd\.(one-slot|one-slot-discrete|two-slots|split-[0-9]+|split-give-up|split-piped|unified-.*|released-handle-race|submit-turn-end|three-slots-split|nway-.*)|engine\.|unified\.(auto|forced|adaptive|cpu-share)|stress\.|fuzz\.|observability\.counters)'
-tsan_tests='^(engine\.(completion|corpus-11|unified-13|auto-nway)|icd\.(one-slot|split-1|two-slots-piped|split-piped|unified-split-1|released-handle-race|submit-turn-end|nway-on|nway-own|nway-cpu$|nway-unalike|nway-failed-bring)|stress\.exit-after-(threads|finish)|unified\.forced-22|fuzz\.|call pipe:)'
+tsan_tests='^(engine\.(completion|corpus-11|unified-13|auto-nway|quiet-wait)|icd\.(one-slot|split-[12]$|two-slots-piped|split-piped|unified-split-1|released-handle-race|submit-turn-end|nway-on|nway-own|nway-cpu$|nway-unalike|nway-failed-bring)|stress\.exit-after-(threads|finish)|unified\.forced-22|fuzz\.|call pipe:)'
 ci_tests='^(icd\.(one-slot|one-slot-piped|split-1|released-handle-race)|stress\.exit-after-threads|fuzz\.api\.split)$'
 targets="hetero_icd_tests hetero_engine_tests hetero_completion_tests hetero_unified_tests hetero_exit_after_finish hetero_auto_tests
          hetero_api_fuzz hetero_observability_tests hetero_fixed_cost_tests test_call_pipe"

@@ -54,6 +54,15 @@ bool nwayCpuJoins() {
     return on;
 }
 
+bool quietWaits() {
+    static const bool on = [] {
+        std::string v = config::get("HETERO_QUIET_WAITS", "quiet_waits").value_or("off");
+        if (v != "on" && v != "off") HETERO_LOG(Warn, "HETERO_QUIET_WAITS=%s not understood (on|off); using off", v.c_str());
+        return v == "on";
+    }();
+    return on;
+}
+
 bool nwaySplitsPossible() {
     static const bool on = nwaySplits() && splitMode() != SplitMode::Off && Backends::instance().gpuSlots().size() >= 2;
     return on;

@@ -1,4 +1,5 @@
-// How splitting is configured: HETERO_SPLIT, HETERO_CPU_SHARE, HETERO_SPLIT_NWAY(_CPU) and HETERO_GPU_SLOTS
+// How splitting is configured: HETERO_SPLIT, HETERO_CPU_SHARE, HETERO_SPLIT_NWAY(_CPU), HETERO_QUIET_WAITS
+// and HETERO_GPU_SLOTS
 // (etc/hetero.conf documents them).
 #pragma once
 
@@ -22,6 +23,11 @@ bool nwaySplits();
 // their own with an exclusive range at the top of the work-groups, sized from the speeds measured
 // in earlier splits (decision.cpp, nwayCpuJoins); off, N-way splits are GPUs only. Read once.
 bool nwayCpuJoins();
+
+// HETERO_QUIET_WAITS: on or off (default, until the final version has run on the GPU machine:
+// docs/results/h100-session27). On, while a split's CPU part may run, Hetero's waits for backend
+// commands sleep instead of spinning (devices/backend_commands.hpp, QuietWaits). Read once.
+bool quietWaits();
 
 // N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
 // Then the split variants' build also builds every GPU slot's merge and span kernels.

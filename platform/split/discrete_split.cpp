@@ -460,6 +460,7 @@ void runSides(std::shared_ptr<SplitRun> run) {
                    r.fixedShare ? "the GPU runs what it did not send" : "the GPU result stands");
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
+    r.quiet.release();  // the CPU is done: waits may spin again
     r.openGpuGate();
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).

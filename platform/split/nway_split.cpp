@@ -509,6 +509,7 @@ cl_int runParts(NwayRun& r, size_t& bytesMoved, unsigned& merges) {
             auto& p = r.parts[i];
             cl_command_queue queue = res.slot(p.slot).queue.get();
             check(backend::waitFor(done[i].get()));
+            if (i == r.cpuPart) r.quiet.release();  // the CPU is done: waits may spin again
             traceOnDevice(p, done[i].get());
             for (const auto& write : p.brought) check(backend::waitFor(write.get()));  // its inputs did arrive
             readSpans(i);

@@ -4,6 +4,7 @@
 #include "devices/backend_commands.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
+#include "platform/split/config.hpp"
 #include "platform/split/split_common.hpp"
 
 namespace hetero {
@@ -19,6 +20,8 @@ void SplitLaunch::begin(Kernel& k, const std::vector<KernelArg>& a, const Launch
     probe = decision.probe;
     started = splitClock();
     traceBegin = trace::now();
+    const bool cpuPart = decision.nwaySlots.empty() || decision.nwayCpuShare > 0;
+    quiet = backend::QuietWaits(cpuPart && quietWaits());
     if (!launch.hasLocal) chooseLocalSize(launch, k.maxWorkGroupSize() ? k.maxWorkGroupSize() : 1);
     range = toNDRange(launch);
     groups = range.numGroups();

@@ -3,6 +3,7 @@
 // alive, its geometry, and when it began.
 #pragma once
 
+#include "devices/backend_commands.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/kernel.hpp"
 #include "platform/split/decision.hpp"
@@ -29,6 +30,9 @@ struct SplitLaunch {
     std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
     double started = 0;                  // splitClock() at submission, for the history
     double traceBegin = 0;               // trace::now() at the same moment
+    // Held from submission until the CPU part is done, where the split has one: waits block rather
+    // than spin meanwhile (devices/backend_commands.hpp). The engine releases it.
+    backend::QuietWaits quiet;
 
     // Fills all of the above for `kernel` launched as `launch` with `args`, as `decision` decided.
     void begin(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,

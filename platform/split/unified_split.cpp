@@ -94,6 +94,7 @@ struct UnifiedRun {
     double started = 0, traceStarted = 0;
     double begun = -1;  // when the first chunk was taken (what it waited for does not count as its time)
     std::shared_ptr<ProbeTicket> probe;  // the launch is a probe (auto mode)
+    backend::QuietWaits quiet;           // waits block rather than spin until the CPU side is done
 
     // The partition, under `mutex`: work-groups [lo, hi) are not assigned yet.
     std::mutex mutex;
@@ -337,6 +338,7 @@ private:
                 pending_[side].pop_front();
             }
             runSide(*run, side);
+            if (side == Cpu) run->quiet.release();  // the CPU is done: waits may spin again
             if (--run->sidesLeft == 0) finish(*run);  // the launch is complete once both sides are
         }
     }
@@ -378,6 +380,7 @@ cl_event submitUnifiedSplit(Submission& sub, Kernel& kernel, const std::vector<K
     r.launch = launch;
     r.probe = decision.probe;
     r.started = splitClock();
+    r.quiet = backend::QuietWaits(quietWaits());
     r.traceStarted = trace::enabled() ? trace::now() : 0;
     r.slot[Gpu] = decision.gpuSlot;
     r.slot[Cpu] = decision.cpuSlot;

@@ -10,12 +10,16 @@
 //   [static-share-pinned]  the same with objects whose host copies are pinned: sent whole, also
 //                one written by two splits in a row (its stale CPU copy brought first, H9)
 //   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
+//   [quiet-wait] a static split at half the work-groups (HETERO_CPU_SHARE=0.5): the application's
+//                clFinish takes no core while the CPU computes (engine.quiet-wait; on the GPU machine
+//                it fails with HETERO_QUIET_WAITS=off, where NVIDIA's wait spins)
 #include "cl_test.hpp"
 #include "hetero_counters.hpp"
 
 #include <CL/cl_ext_hetero.h>
 
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <utility>
 #include <vector>
@@ -364,5 +368,61 @@ __kernel void twice(__global const int* in, __global int* out) { size_t i = get_
     clReleaseMemObject(count);
     clReleaseKernel(fill);
     clReleaseKernel(twice);
+    clReleaseProgram(program);
+}
+
+namespace {
+
+// Each work-item steps a generator `rounds` times: long enough for the CPU's half to take a while.
+const char* kGenerator = R"(
+__kernel void generate(__global uint* out, uint rounds) {
+    uint x = (uint)get_global_id(0);
+    for (uint r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;
+    out[get_global_id(0)] = x;
+})";
+
+double threadCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+}  // namespace
+
+TEST_CASE("while a split's CPU part runs, the application's clFinish takes no core", "[quiet-wait]") {
+    Env env;
+    cl_program program = env.build(nonce("quiet-wait") + kGenerator);
+    cl_kernel kernel = env.kernel(program, "generate");
+    const size_t items = kItems;
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, items * sizeof(cl_uint));
+    const cl_uint rounds = 400000;
+    setArg(kernel, 0, out);
+    setArg(kernel, 1, rounds);
+    size_t global = items, local = kLocal;
+    // The first launch builds the CPU's chunk (PoCL compiles at its first run): not the one measured.
+    for (int launch = 0; launch < 3; ++launch) {
+        Counters before = Counters::read(env.platform);
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        const auto wallStart = std::chrono::steady_clock::now();
+        const double cpuStart = threadCpuSeconds();
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        const double cpu = threadCpuSeconds() - cpuStart;
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+        Counters after = Counters::read(env.platform);
+        REQUIRE(after[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] == before[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] + 1);
+        INFO("launch " << launch << ": clFinish took " << wall * 1e3 << " ms, " << cpu * 1e3 << " ms of it on a core");
+        if (launch == 0) continue;
+        REQUIRE(wall > 0.02);  // the CPU's half ran long enough for the ratio below to say something
+        CHECK(cpu < 0.25 * wall);
+    }
+    std::vector<cl_uint> got = env.read<cl_uint>(out, items);
+    for (size_t i = 0; i < items; i += 61) {
+        cl_uint x = static_cast<cl_uint>(i);
+        for (cl_uint r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;
+        INFO("item " << i);
+        REQUIRE(got[i] == x);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
     clReleaseProgram(program);
 }
