@@ -172,18 +172,32 @@ struct SplitRun : SplitLaunch {
 struct Wakeup {
     std::mutex mutex;
     std::condition_variable cv;
+    unsigned heard = 0;  // completions heard so far (under mutex)
 
     static void watch(const std::shared_ptr<Wakeup>& w, cl_event e) {
         backend::whenComplete(e, [w](cl_int) {
-            { std::lock_guard lock(w->mutex); }  // a waiter between its check and its wait hears this
+            {
+                std::lock_guard lock(w->mutex);
+                ++w->heard;
+            }
             w->cv.notify_all();
         });
     }
     // Until `done()` holds; the timeout only guards against a backend that never calls back.
+    // `done()` asks backends, so it runs without the mutex: a backend may run a callback inside the
+    // call that registers it (holding the view lock, view_lock.hpp), and that callback takes the
+    // mutex. A completion heard while `done()` ran is not lost: `heard` has moved on.
     template <typename Done>
     void waitUntil(Done done) {
         std::unique_lock lock(mutex);
-        while (!done()) cv.wait_for(lock, std::chrono::milliseconds(2));
+        for (;;) {
+            const unsigned seen = heard;
+            lock.unlock();
+            const bool finished = done();
+            lock.lock();
+            if (finished) return;
+            cv.wait_for(lock, std::chrono::milliseconds(2), [&] { return heard != seen; });
+        }
     }
 };
 
