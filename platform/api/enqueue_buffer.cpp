@@ -168,6 +168,12 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     return nullptr;
                 }
                 const bool viaHost = throughHost && static_cast<int>(sub.slot) != copies->hostAliasSlot();
+                // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
+                auto pool = viaHost ? nullptr : stagingPool(m, sub, blocking, size);
+                // Both copy from `ptr` on the host now, not when the backend gets to the write: an
+                // earlier non-blocking read into `ptr` must have landed. Waited for before the
+                // storage's lock, which the work waited for may need (a split's end).
+                if (viaHost || pool) sub.waitForDependencies();
                 uint64_t written = 0;
                 cl_event done = submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     Storage& s = m->storage();
@@ -179,9 +185,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                         copies->hostCopyReadUntil(e);
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
-                        // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
-                        if (auto pool = stagingPool(m, sub, blocking, size))
-                            e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
+                        if (pool) e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
                     }
                     written = s.version() + 1;  // what submitWith's wroteOn makes it

@@ -186,6 +186,14 @@ std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
     return all;
 }
 
+void Submission::waitForDependencies() const {
+    // Dependencies known complete are in neither list; those on other slots were waited for before
+    // submission (Queue::trySubmit). A deferred one of this very queue gets its marker now.
+    for (cl_event e : events) backend::wait(e);
+    for (const auto& d : deferred)
+        if (cl_event marker = d->get()) backend::wait(marker);  // null: its queue was finished
+}
+
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
     require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
     std::vector<Ref<Event>> list;

@@ -3,6 +3,7 @@
 // destructor callbacks and the lifetime links between sub-buffers and their parents.
 #include "cl_test.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -639,4 +640,30 @@ TEST_CASE("api: rect copies within one buffer are refused only when the rects sh
           CL_SUCCESS);
     REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     clReleaseMemObject(m);
+}
+
+TEST_CASE("api: a write from host memory an earlier non-blocking read fills sends what the read brought", "[api][memory]") {
+    // In an in-order queue the write starts after the read is complete, so it sends the read's
+    // data. Hetero copies a whole write through the host copy (or a large blocking one through
+    // pinned pieces) on the host when it submits it: that copy must wait for the read to land, not
+    // only be ordered after it on the backend queue (it sent stale bytes before, in discrete memory).
+    cltest::Env env;
+    for (size_t bytes : {size_t{64} << 10, size_t{16} << 20})
+        for (cl_bool blocking : {CL_FALSE, CL_TRUE}) {
+            INFO(bytes << " bytes, " << (blocking ? "blocking" : "non-blocking") << " write");
+            cl_mem from = env.buffer(CL_MEM_READ_WRITE, bytes);
+            cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+            for (cl_uchar round = 1; round <= 4; ++round) {
+                std::vector<cl_uchar> host(bytes, 0), got(bytes, 0);
+                const cl_uchar value = static_cast<cl_uchar>(round * 37);
+                REQUIRE(clEnqueueFillBuffer(env.queue, from, &value, 1, 0, bytes, 0, nullptr, nullptr) == CL_SUCCESS);
+                REQUIRE(clEnqueueReadBuffer(env.queue, from, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+                REQUIRE(clEnqueueWriteBuffer(env.queue, to, blocking, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+                REQUIRE(clEnqueueReadBuffer(env.queue, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+                INFO("round " << int(round));
+                CHECK(std::count(got.begin(), got.end(), value) == static_cast<std::ptrdiff_t>(bytes));
+            }
+            clReleaseMemObject(from);
+            clReleaseMemObject(to);
+        }
 }
