@@ -187,11 +187,9 @@ std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
 }
 
 void Submission::waitForDependencies() const {
-    // Dependencies known complete are in neither list; those on other slots were waited for before
-    // submission (Queue::trySubmit). A deferred one of this very queue gets its marker now.
-    for (cl_event e : events) backend::wait(e);
-    for (const auto& d : deferred)
-        if (cl_event marker = d->get()) backend::wait(marker);  // null: its queue was finished
+    // Every dependency's event, deferred ones of this very queue too (no queue is `nullptr`);
+    // those known complete, or on other slots, were dealt with before submission (Queue::trySubmit).
+    for (cl_event e : waitsOn(nullptr)) backend::wait(e);
 }
 
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
