@@ -218,7 +218,9 @@ inline cl_int onComplete(cl_event e, void(CL_CALLBACK* callback)(cl_event, cl_in
 // thread: no blocking calls there). False when the backend refuses the callback (`fn` never runs).
 bool whenComplete(cl_event e, std::function<void(cl_int)> fn);
 
-// A user event of `context`; empty on failure (with the backend's error in `*err`).
+// A user event of `context`; empty on failure (with the backend's error in `*err`). On NVIDIA one
+// that merely exists keeps a driver thread spinning on a core, until about 40 ms after its release
+// (bench/tools/wait_cores, docs/results/h100-session28).
 inline Event userEvent(cl_context context, cl_int* err = nullptr) {
     cl_int e = CL_SUCCESS;
     Event made(BACKEND(context, clCreateUserEvent)(context, &e));

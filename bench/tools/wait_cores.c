@@ -8,9 +8,17 @@
 //   sleep       no wait at all: the thread sleeps the kernel's time (what the backend does alone)
 //   user-marker as sleep, with a marker queued behind a user event the host completes after it
 //   user-callback as sleep, with a completion callback pending on a user event
+//   user-event  as sleep, with a user event nothing waits for (a split's launch event is one)
+//   user-poll   as sleep, asking that user event's status every 100 us (a quiet wait on it)
+//   mapped      as sleep, with a pinned buffer (CL_MEM_ALLOC_HOST_PTR) mapped meanwhile, as
+//               Hetero keeps its pinned host copies
+//   idle-user-event, idle-mapped   as user-event and mapped, with no kernel running
+//   after-user-event  as sleep, no kernel, after a user event was made, completed and released
 // Prints, per mode, the median over rounds of the process's CPU time over the wall time
 // (1.0 = one core busy the whole while) and the wait's wall time.
-//   wait_cores [--platform NAME] [--rounds N] [--ms MS]
+//   wait_cores [--platform NAME] [--rounds N] [--ms MS] [--mode NAME]
+// --mode runs that mode alone: NVIDIA's spinning thread, once woken, may go on spinning into the
+// modes after (run each in a process of its own to tell them apart).
 #define CL_TARGET_OPENCL_VERSION 300
 #include "tool_support.h"
 
@@ -48,12 +56,14 @@ static const char* kSource =
 int main(int argc, char** argv) {
     toolName = "wait_cores";
     const char* want = NULL;
+    const char* only = NULL;  // --mode
     int rounds = 5;
     double ms = 50;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--platform")) want = argv[i + 1];
         else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--ms")) ms = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "--mode")) only = argv[i + 1];
     }
     char name[256] = "";
     cl_platform_id platform = findPlatform(want, 0, name, sizeof name);
@@ -89,18 +99,46 @@ int main(int argc, char** argv) {
         spinRounds = (cl_uint)(spinRounds * (scale > 8 ? 8 : scale * 1.05));
     }
     printf("platform %s, one kernel of about %.0f ms, median of %d rounds\n", name, ms, rounds);
-    const char* modes[] = {"wait", "finish", "callback", "poll", "sleep", "user-marker", "user-callback"};
-    for (int m = 0; m < 7; ++m) {
+    const char* modes[] = {"wait",          "finish",     "callback",  "poll",  "sleep",
+                           "user-marker",   "user-callback", "user-event", "user-poll", "mapped",
+                           "idle-user-event", "idle-mapped", "after-user-event"};
+    const int modeCount = (int)(sizeof modes / sizeof modes[0]);
+    int known = only == NULL;
+    for (int m = 0; m < modeCount && !known; ++m) known = !strcmp(only, modes[m]);
+    if (!known) {
+        fprintf(stderr, "wait_cores: no mode %s\n", only);
+        return 2;
+    }
+    for (int m = 0; m < modeCount; ++m) {
+        if (only && strcmp(only, modes[m])) continue;
         double cores[64], walls[64];
         for (int r = 0; r < rounds && r < 64; ++r) {
             cl_event e = NULL, user = NULL, marker = NULL;
-            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, &e), "launch");
+            cl_mem pinned = NULL;
+            void* mapped = NULL;
+            const int idle = m >= 10;
+            if (m == 9 || m == 11) {
+                pinned = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, 16 << 20, NULL, &err);
+                check(err, "clCreateBuffer");
+                mapped = clEnqueueMapBuffer(queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 16 << 20, 0, NULL, NULL, &err);
+                check(err, "clEnqueueMapBuffer");
+            }
+            if (m == 12) {
+                cl_event gone = clCreateUserEvent(context, &err);
+                check(err, "clCreateUserEvent");
+                check(clSetUserEventStatus(gone, CL_COMPLETE), "clSetUserEventStatus");
+                clReleaseEvent(gone);
+            }
+            if (idle)
+                check(clEnqueueMarkerWithWaitList(queue, 0, NULL, &e), "marker");
+            else
+                check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, &e), "launch");
             check(clFlush(queue), "clFlush");
-            if (m >= 5) {
+            if ((m >= 5 && m <= 8) || m == 10) {
                 user = clCreateUserEvent(context, &err);
                 check(err, "clCreateUserEvent");
                 if (m == 5) check(clEnqueueMarkerWithWaitList(queue, 1, &user, &marker), "marker");
-                else check(clSetEventCallback(user, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
+                if (m == 6) check(clSetEventCallback(user, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
                 check(clFlush(queue), "clFlush");
             }
             done = 0;
@@ -118,6 +156,12 @@ int main(int argc, char** argv) {
                 for (cl_int st = CL_QUEUED; st > CL_COMPLETE; sleepSeconds(100e-6))
                     check(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), "clGetEventInfo");
                 break;
+            case 8:
+                for (double until = now() + ms * 1e-3; now() < until; sleepSeconds(100e-6)) {
+                    cl_int st = CL_QUEUED;
+                    check(clGetEventInfo(user, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), "clGetEventInfo");
+                }
+                break;
             default: sleepSeconds(ms * 1e-3); break;
             }
             double wall = now() - t0, cpu = processCpu() - c0;
@@ -128,9 +172,14 @@ int main(int argc, char** argv) {
             clReleaseEvent(e);
             if (marker) clReleaseEvent(marker);
             if (user) clReleaseEvent(user);
+            if (mapped) {
+                check(clEnqueueUnmapMemObject(queue, pinned, mapped, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+                check(clFinish(queue), "clFinish");
+            }
+            if (pinned) clReleaseMemObject(pinned);
         }
         int n = rounds < 64 ? rounds : 64;
-        printf("%-14s cores busy %.2f  wall %.2f ms\n", modes[m], median(cores, n), median(walls, n));
+        printf("%-16s cores busy %.2f  wall %.2f ms\n", modes[m], median(cores, n), median(walls, n));
     }
     clReleaseMemObject(out);
     clReleaseKernel(kernel);
