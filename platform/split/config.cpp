@@ -56,9 +56,9 @@ bool nwayCpuJoins() {
 
 bool quietWaits() {
     static const bool on = [] {
-        std::string v = config::get("HETERO_QUIET_WAITS", "quiet_waits").value_or("off");
-        if (v != "on" && v != "off") HETERO_LOG(Warn, "HETERO_QUIET_WAITS=%s not understood (on|off); using off", v.c_str());
-        return v == "on";
+        std::string v = config::get("HETERO_QUIET_WAITS", "quiet_waits").value_or("on");
+        if (v != "on" && v != "off") HETERO_LOG(Warn, "HETERO_QUIET_WAITS=%s not understood (on|off); using on", v.c_str());
+        return v != "off";
     }();
     return on;
 }

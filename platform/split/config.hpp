@@ -24,9 +24,9 @@ bool nwaySplits();
 // in earlier splits (decision.cpp, nwayCpuJoins); off, N-way splits are GPUs only. Read once.
 bool nwayCpuJoins();
 
-// HETERO_QUIET_WAITS: on or off (default, until the final version has run on the GPU machine:
-// docs/results/h100-session27). On, while a split's CPU part may run, Hetero's waits for backend
-// commands sleep instead of spinning (devices/backend_commands.hpp, QuietWaits). Read once.
+// HETERO_QUIET_WAITS: on (default) or off. On, while a split's CPU part may run, Hetero's waits for
+// backend commands sleep instead of spinning (devices/backend_commands.hpp, QuietWaits): the CPU
+// part runs faster and steadier on the H100 machine (docs/results/h100-session27, -session28). Read once.
 bool quietWaits();
 
 // N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
