@@ -133,6 +133,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     return e;
                 });
             });
+        if (!blocking_read) queue->hostReads().note(ptr, size, ev);
         return finishEnqueue(std::move(ev), event, blocking_read);
     });
 }
@@ -171,9 +172,10 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
                 auto pool = viaHost ? nullptr : stagingPool(m, sub, blocking, size);
                 // Both copy from `ptr` on the host now, not when the backend gets to the write: an
-                // earlier non-blocking read into `ptr` must have landed. Waited for before the
-                // storage's lock, which the work waited for may need (a split's end).
-                if (viaHost || pool) sub.waitForDependencies();
+                // earlier non-blocking read into `ptr` must have landed (host_reads.hpp).
+                // Waited for before the storage's lock, which the work waited for may need (a
+                // split's end).
+                if (viaHost || pool) sub.queue.hostReads().waitForReadsInto(ptr, size);
                 uint64_t written = 0;
                 cl_event done = submitWith(sub, {{m, true, whole}}, [&](std::vector<cl_event>& wait) {
                     Storage& s = m->storage();
@@ -305,6 +307,7 @@ cl_int enqueueRectTransfer(bool toBuffer, cl_command_queue command_queue, cl_mem
                     return e;
                 });
             });
+        if (!toBuffer && !blocking) queue->hostReads().note(static_cast<unsigned char*>(ptr) + h.offsetOf(), h.extent(), ev);
         return finishEnqueue(std::move(ev), event, blocking);
     });
 }

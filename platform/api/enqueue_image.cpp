@@ -62,6 +62,12 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
                                          return e;
                                      });
                                  });
+        if (!blocking_read) {
+            const size_t element = m->image().elementSize;
+            const size_t row = row_pitch ? row_pitch : region[0] * element;
+            const size_t slice = slice_pitch ? slice_pitch : region[1] * row;
+            queue->hostReads().note(ptr, (region[2] - 1) * slice + (region[1] - 1) * row + region[0] * element, ev);
+        }
         return finishEnqueue(std::move(ev), event, blocking_read);
     });
 }

@@ -25,10 +25,6 @@ struct Submission {
     // less the deferred ones of `target` itself (an in-order queue orders them already); others
     // are made now. Borrowed; valid during submit().
     std::vector<cl_event> waitsOn(cl_command_queue target) const;
-    // Waits until every dependency is done, not just ordered before on the backend queue: for work
-    // that reads the application's memory on the host at submission (a staged write), which an
-    // earlier non-blocking read may still be writing. Throws Error when one failed.
-    void waitForDependencies() const;
     // Set by a submit() that enqueued its work on backendQueue without an event (and returned
     // nullptr): Queue::deferredEventAfterLast().
     std::shared_ptr<DeferredEvent> deferredDone;

@@ -158,6 +158,11 @@ Event::~Event() {
 
 Queue* Event::queue() const { return queue_; }
 
+Ref<Queue> Event::queueWhileUnfinished() const {
+    std::lock_guard lock(mutex_);
+    return queue_ && status_ > CL_COMPLETE ? Ref<Queue>(queue_) : Ref<Queue>();
+}
+
 // The backend's status of `e`, as CL_COMPLETE / negative when final, else a positive status.
 static cl_int backendStatus(cl_event e) {
     cl_int st = CL_QUEUED;
@@ -483,11 +488,7 @@ void Event::setUserStatus(cl_int status) {
 }
 
 cl_int Event::waitInOrder() {
-    Ref<Queue> queue;
-    {
-        std::lock_guard lock(mutex_);
-        if (queue_ && status_ > CL_COMPLETE) queue = Ref<Queue>(queue_);  // held while unfinished
-    }
+    Ref<Queue> queue = queueWhileUnfinished();
     std::vector<Ref<Event>> earlier;
     if (queue) earlier = queue->commandsBefore(this);
     cl_int status = wait();

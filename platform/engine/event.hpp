@@ -27,6 +27,8 @@ public:
 
     Context* context() const { return context_.get(); }
     Queue* queue() const;
+    // The event's queue while the event is unfinished (the queue is held until then); else empty.
+    Ref<Queue> queueWhileUnfinished() const;
     cl_command_type commandType() const { return type_; }
 
     cl_int status() const;

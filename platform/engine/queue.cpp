@@ -186,12 +186,6 @@ std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
     return all;
 }
 
-void Submission::waitForDependencies() const {
-    // Every dependency's event, deferred ones of this very queue too (no queue is `nullptr`);
-    // those known complete, or on other slots, were dealt with before submission (Queue::trySubmit).
-    for (cl_event e : waitsOn(nullptr)) backend::wait(e);
-}
-
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
     require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
     std::vector<Ref<Event>> list;
@@ -309,6 +303,9 @@ Ref<Event> Queue::enqueue(CommandLabel what, std::vector<Ref<Event>> dependencie
                           std::function<cl_event(Submission&)> submit, bool isBarrier) {
     const cl_command_type type = what.type;
     pruneOutstanding();
+    // Another queue's reads into host memory come along with a dependency on that queue (host_reads.hpp).
+    for (const auto& d : dependencies)
+        if (Ref<Queue> other = d->queueWhileUnfinished(); other && other.get() != this) hostReads_.takeOver(other->hostReads());
     Ref<Event> event(new Event(context_.get(), this, type), /*adopt=*/true);
     if (trace::enabled()) event->setTraceLabel(std::move(what.detail), what.bytes, std::move(what.alsoTrace));
     auto command = std::make_unique<Command>();

@@ -6,6 +6,7 @@
 
 #include "devices/call_pipe.hpp"
 #include "platform/engine/command.hpp"
+#include "platform/engine/host_reads.hpp"
 #include "platform/engine/launch_run.hpp"
 #include "platform/objects/context.hpp"
 
@@ -46,6 +47,11 @@ public:
     // backendQueue(slot), its event closes the open deferred event there (DeferredEvent::closeWith).
     // Called while submitting (in this thread's turn), so nothing is enqueued there in between.
     void enqueuedWithEvent(unsigned slot, cl_command_queue backendQueue, cl_event event);
+
+    // The queue's commands that fill host memory when they run, in flight (host_reads.hpp):
+    // non-blocking reads note theirs; a write copying from host memory at submission waits for
+    // those into its source.
+    HostReadsInFlight& hostReads() { return hostReads_; }
 
     // Validates an application wait list (CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT) and
     // returns it as references.
@@ -165,6 +171,7 @@ private:
     std::mutex backendMutex_;
     std::mutex traceMutex_;
     std::map<int, double> traceLastEnd_;  // per slot (and the host): the latest completion drawn
+    HostReadsInFlight hostReads_;
 
     // One thread submits for this queue at a time: the one that moved this from 0 (nobody's turn);
     // each thread that asks while it is that thread's turn adds one (submitReady). No mutex: the

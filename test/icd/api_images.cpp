@@ -3,6 +3,7 @@
 #include "cl_test.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -557,4 +558,28 @@ TEST_CASE("api: the 1.1 and 3.0 image creation entry points", "[api][image]") {
             CL_SUCCESS);
     CHECK(back == std::vector<float>(pixels.begin() + 32, pixels.end()));
     for (cl_mem m : {withProps, legacy2d, legacy3d}) clReleaseMemObject(m);
+}
+
+TEST_CASE("images: a write from host memory an earlier non-blocking image read fills sends what it brought", "[api][image]") {
+    // Hetero copies a whole buffer write from host memory when it submits it: a read of an image
+    // into that memory still in flight must have landed first (platform/engine/host_reads.hpp).
+    cltest::Env env;
+    const size_t w = 1024, h = 1024, bytes = w * h * 4;  // 4 MiB
+    cl_mem image = image2d(env, kRgba8, w, h);
+    cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+    for (int round = 1; round <= 4; ++round) {
+        INFO("round " << round);
+        const float level = static_cast<float>(round) / 5.0f;
+        const float color[4] = {level, level, level, level};
+        const auto value = static_cast<cl_uchar>(std::lround(level * 255.0f));
+        std::vector<cl_uchar> host(bytes, 0), got(bytes, 0);
+        REQUIRE(clEnqueueFillImage(env.queue, image, color, origin, region, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadImage(env.queue, image, CL_FALSE, origin, region, 0, 0, host.data(), 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, to, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(env.queue, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(std::count(got.begin(), got.end(), value) == static_cast<std::ptrdiff_t>(bytes));
+    }
+    clReleaseMemObject(image), clReleaseMemObject(to);
 }

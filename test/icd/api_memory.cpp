@@ -667,3 +667,96 @@ TEST_CASE("api: a write from host memory an earlier non-blocking read fills send
             clReleaseMemObject(to);
         }
 }
+
+TEST_CASE("api: a write from host memory waits for a read into it made through another queue", "[api][memory]") {
+    // The read is on one queue, the write on another after a marker of the first: the write
+    // depends on the read only through the marker, and still sends the read's data.
+    cltest::Env env;
+    cl_int err = CL_SUCCESS;
+    cl_command_queue other = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const size_t bytes = size_t{16} << 20;
+    cl_mem from = env.buffer(CL_MEM_READ_WRITE, bytes);
+    cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+    for (cl_uchar round = 1; round <= 4; ++round) {
+        INFO("round " << int(round));
+        std::vector<cl_uchar> host(bytes, 0), got(bytes, 0);
+        const cl_uchar value = static_cast<cl_uchar>(round * 53);
+        cl_event marker = nullptr;
+        REQUIRE(clEnqueueFillBuffer(env.queue, from, &value, 1, 0, bytes, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(env.queue, from, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &marker) == CL_SUCCESS);
+        REQUIRE(clFlush(env.queue) == CL_SUCCESS);
+        REQUIRE(clEnqueueWriteBuffer(other, to, CL_FALSE, 0, bytes, host.data(), 1, &marker, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(other, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(std::count(got.begin(), got.end(), value) == static_cast<std::ptrdiff_t>(bytes));
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        clReleaseEvent(marker);
+    }
+    clReleaseMemObject(from);
+    clReleaseMemObject(to);
+    clReleaseCommandQueue(other);
+}
+
+TEST_CASE("api: a write from host memory an earlier non-blocking rectangle read fills sends what it brought", "[api][memory]") {
+    cltest::Env env;
+    const size_t side = 2048, bytes = side * side;  // 4 MiB, one byte per element
+    cl_mem from = env.buffer(CL_MEM_READ_WRITE, bytes);
+    cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {side, side, 1};
+    for (cl_uchar round = 1; round <= 4; ++round) {
+        INFO("round " << int(round));
+        std::vector<cl_uchar> host(bytes, 0), got(bytes, 0);
+        const cl_uchar value = static_cast<cl_uchar>(round * 41);
+        REQUIRE(clEnqueueFillBuffer(env.queue, from, &value, 1, 0, bytes, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBufferRect(env.queue, from, CL_FALSE, origin, origin, region, side, 0, side, 0, host.data(), 0,
+                                        nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, to, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(env.queue, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(std::count(got.begin(), got.end(), value) == static_cast<std::ptrdiff_t>(bytes));
+    }
+    clReleaseMemObject(from);
+    clReleaseMemObject(to);
+}
+
+TEST_CASE("api: a write from host memory no read fills leaves the kernel ahead of it running", "[api][memory]") {
+    // Hetero copies a whole write from host memory when it submits it, after the reads in flight
+    // into that memory only: the application's thread is not held until the commands ahead of the
+    // write (here a kernel of a second or more) are done, and can prepare its next input meanwhile.
+    cltest::Env env;
+    cl_program p = env.build(R"(
+        __kernel void spin(__global uint* out, uint n) {
+            uint x = get_global_id(0);
+            for (uint i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
+            out[get_global_id(0)] = x;
+        })");
+    cl_kernel spin = env.kernel(p, "spin");
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
+    const size_t bytes = size_t{64} << 10, one = 1;
+    cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+    cltest::setArg(spin, 0, out);
+    // A kernel of at least a second on this device: the write's enqueue takes milliseconds.
+    cl_uint n = 1u << 22;
+    for (;;) {
+        cltest::setArg(spin, 1, n);
+        const auto start = std::chrono::steady_clock::now();
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+        if (std::chrono::steady_clock::now() - start >= std::chrono::seconds(1) || n >= (1u << 31)) break;
+        n *= 2;
+    }
+    cltest::setArg(spin, 1, n);
+    std::vector<cl_uchar> host(bytes, 7), got(bytes, 0);
+    cl_event running = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, &running) == CL_SUCCESS);
+    REQUIRE(clFlush(env.queue) == CL_SUCCESS);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, to, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    cl_int status = CL_COMPLETE;
+    REQUIRE(clGetEventInfo(running, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    CHECK(status > CL_COMPLETE);
+    REQUIRE(clEnqueueReadBuffer(env.queue, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    CHECK(got == host);
+    clReleaseEvent(running);
+    clReleaseMemObject(to), clReleaseMemObject(out);
+    clReleaseKernel(spin), clReleaseProgram(p);
+}
