@@ -1,9 +1,10 @@
 // The commands of a queue that fill the application's host memory when they run (non-blocking
 // reads of buffers, rectangles and images), while in flight. (A map brings its bytes to the host
-// copy when it is submitted, so it is done before any later command of its queue is.) A write that copies from host memory at its submission (a whole write through the host copy, a
-// large blocking one through pinned pieces) must first let those into its source land; anything
-// else its dependencies do on the devices is ordered on the backend queue and need not be waited
-// for (docs/architecture.md, "Memory coherence").
+// copy when it is submitted, so it is done before any later command of its queue is.) A write
+// that copies from host memory at its submission (a whole write through the host copy, a large
+// blocking one through pinned pieces) must first let those into its source land; anything else
+// its dependencies do on the devices is ordered on the backend queue and need not be waited for
+// (docs/architecture.md, "Memory coherence").
 //
 // Kept per queue: in an in-order queue every earlier command is a dependency. A command that
 // depends on another queue's unfinished event takes over that queue's reads (Queue::enqueue), so
