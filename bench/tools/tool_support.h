@@ -60,3 +60,66 @@ static inline cl_device_id firstDevice(cl_platform_id platform) {
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &d, NULL) == CL_SUCCESS) return d;
     return NULL;
 }
+
+// A context and in-order queue of their own on `device`, with a one-work-item kernel whose loop
+// runs at least about `ms` (calibrated after a first launch, which may compile): what a tool times
+// the host's side against. spin(out, rounds), its arguments set; `one` is its NDRange.
+typedef struct {
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel kernel;
+    cl_mem out;
+    size_t one;
+} SpinKernel;
+
+static inline void enqueueSpin(const SpinKernel* s, cl_event* done) {
+    check(clEnqueueNDRangeKernel(s->queue, s->kernel, 1, NULL, &s->one, &s->one, 0, NULL, done), "launch");
+}
+
+static inline SpinKernel spinKernel(cl_device_id device, double ms) {
+    static const char* source =
+        "__kernel void spin(__global uint* out, uint rounds) {\n"
+        "    uint x = (uint)get_global_id(0);\n"
+        "    for (uint r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;\n"
+        "    out[get_global_id(0)] = x;\n"
+        "}\n";
+    SpinKernel s;
+    cl_int err;
+    s.one = 1;
+    s.context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    check(err, "clCreateContext");
+    s.queue = clCreateCommandQueueWithProperties(s.context, device, NULL, &err);
+    check(err, "clCreateCommandQueueWithProperties");
+    s.program = clCreateProgramWithSource(s.context, 1, &source, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(s.program, 1, &device, "", NULL, NULL), "clBuildProgram");
+    s.kernel = clCreateKernel(s.program, "spin", &err);
+    check(err, "clCreateKernel");
+    s.out = clCreateBuffer(s.context, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
+    check(err, "clCreateBuffer");
+    check(clSetKernelArg(s.kernel, 0, sizeof s.out, &s.out), "clSetKernelArg");
+    cl_uint rounds = 1u << 20;
+    check(clSetKernelArg(s.kernel, 1, sizeof rounds, &rounds), "clSetKernelArg");
+    enqueueSpin(&s, NULL);
+    check(clFinish(s.queue), "clFinish");
+    for (;;) {
+        check(clSetKernelArg(s.kernel, 1, sizeof rounds, &rounds), "clSetKernelArg");
+        double t0 = now();
+        enqueueSpin(&s, NULL);
+        check(clFinish(s.queue), "clFinish");
+        double took = now() - t0;
+        if (took * 1e3 >= ms || rounds >= (1u << 31)) break;
+        double scale = ms / (took * 1e3);
+        rounds = (cl_uint)(rounds * (scale > 8 ? 8 : scale * 1.05));
+    }
+    return s;
+}
+
+static inline void releaseSpinKernel(SpinKernel* s) {
+    clReleaseMemObject(s->out);
+    clReleaseKernel(s->kernel);
+    clReleaseProgram(s->program);
+    clReleaseCommandQueue(s->queue);
+    clReleaseContext(s->context);
+}

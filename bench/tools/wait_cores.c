@@ -46,13 +46,6 @@ static void sleepSeconds(double s) {
     nanosleep(&t, NULL);
 }
 
-static const char* kSource =
-    "__kernel void spin(__global uint* out, uint rounds) {\n"
-    "    uint x = (uint)get_global_id(0);\n"
-    "    for (uint r = 0; r < rounds; ++r) x = x * 1664525u + 1013904223u;\n"
-    "    out[get_global_id(0)] = x;\n"
-    "}\n";
-
 int main(int argc, char** argv) {
     toolName = "wait_cores";
     const char* want = NULL;
@@ -70,34 +63,9 @@ int main(int argc, char** argv) {
     if (!platform) { fprintf(stderr, "wait_cores: no platform\n"); return 1; }
     cl_device_id device = firstDevice(platform);
     cl_int err;
-    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    check(err, "clCreateContext");
-    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
-    check(err, "clCreateCommandQueueWithProperties");
-    cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
-    check(err, "clCreateProgramWithSource");
-    check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
-    cl_kernel kernel = clCreateKernel(program, "spin", &err);
-    check(err, "clCreateKernel");
-    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_uint), NULL, &err);
-    check(err, "clCreateBuffer");
-    check(clSetKernelArg(kernel, 0, sizeof out, &out), "clSetKernelArg");
-    // One work-item: calibrate its loop to the asked time (after a first launch, which may compile).
-    size_t one = 1;
-    cl_uint spinRounds = 1u << 20;
-    check(clSetKernelArg(kernel, 1, sizeof spinRounds, &spinRounds), "clSetKernelArg");
-    check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, NULL), "launch");
-    check(clFinish(queue), "clFinish");
-    for (;;) {
-        check(clSetKernelArg(kernel, 1, sizeof spinRounds, &spinRounds), "clSetKernelArg");
-        double t0 = now();
-        check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, NULL), "launch");
-        check(clFinish(queue), "clFinish");
-        double took = now() - t0;
-        if (took * 1e3 >= ms || spinRounds >= (1u << 31)) break;
-        double scale = ms / (took * 1e3);
-        spinRounds = (cl_uint)(spinRounds * (scale > 8 ? 8 : scale * 1.05));
-    }
+    SpinKernel spin = spinKernel(device, ms);
+    cl_context context = spin.context;
+    cl_command_queue queue = spin.queue;
     printf("platform %s, one kernel of about %.0f ms, median of %d rounds\n", name, ms, rounds);
     const char* modes[] = {"wait",          "finish",     "callback",  "poll",  "sleep",
                            "user-marker",   "user-callback", "user-event", "user-poll", "mapped",
@@ -132,7 +100,7 @@ int main(int argc, char** argv) {
             if (idle)
                 check(clEnqueueMarkerWithWaitList(queue, 0, NULL, &e), "marker");
             else
-                check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, &one, 0, NULL, &e), "launch");
+                enqueueSpin(&spin, &e);
             check(clFlush(queue), "clFlush");
             if ((m >= 5 && m <= 8) || m == 10) {
                 user = clCreateUserEvent(context, &err);
@@ -181,10 +149,6 @@ int main(int argc, char** argv) {
         int n = rounds < 64 ? rounds : 64;
         printf("%-16s cores busy %.2f  wall %.2f ms\n", modes[m], median(cores, n), median(walls, n));
     }
-    clReleaseMemObject(out);
-    clReleaseKernel(kernel);
-    clReleaseProgram(program);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
+    releaseSpinKernel(&spin);
     return 0;
 }

@@ -98,6 +98,15 @@ inline std::string nonce(const char* test) {
            "\n";
 }
 
+// spin(out, n): each work-item runs n rounds of a generator and stores the result, for commands
+// that run a while (n = 20,000,000: tens of milliseconds on PoCL).
+inline const char* const kSpinSource = R"(
+    __kernel void spin(__global uint* out, uint n) {
+        uint x = get_global_id(0);
+        for (uint i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
+        out[get_global_id(0)] = x;
+    })";
+
 template <class T>
 void setArg(cl_kernel k, cl_uint index, const T& value) {
     REQUIRE(clSetKernelArg(k, index, sizeof(T), &value) == CL_SUCCESS);

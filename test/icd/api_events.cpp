@@ -240,12 +240,7 @@ TEST_CASE("api: complete callbacks are called when nobody waits or asks", "[api]
     // command is still held back (gated) or already submitted and running. Nothing here waits for
     // the commands or asks their status: only the callbacks can tell.
     cltest::Env env;
-    cl_program p = env.build(R"(
-        __kernel void spin(__global uint* out, uint n) {
-            uint x = get_global_id(0);
-            for (uint i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
-            out[get_global_id(0)] = x;
-        })");
+    cl_program p = env.build(cltest::kSpinSource);
     cl_kernel spin = env.kernel(p, "spin");
     cl_mem m = env.buffer(CL_MEM_READ_WRITE, 64 * sizeof(cl_uint));
     cltest::setArg(spin, 0, m), cltest::setArg(spin, 1, cl_uint(20000000));

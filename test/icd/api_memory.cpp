@@ -724,12 +724,7 @@ TEST_CASE("api: a write from host memory no read fills leaves the kernel ahead o
     // into that memory only: the application's thread is not held until the commands ahead of the
     // write (here a kernel of a second or more) are done, and can prepare its next input meanwhile.
     cltest::Env env;
-    cl_program p = env.build(R"(
-        __kernel void spin(__global uint* out, uint n) {
-            uint x = get_global_id(0);
-            for (uint i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
-            out[get_global_id(0)] = x;
-        })");
+    cl_program p = env.build(cltest::kSpinSource);
     cl_kernel spin = env.kernel(p, "spin");
     cl_mem out = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
     const size_t bytes = size_t{64} << 10, one = 1;
