@@ -392,18 +392,21 @@ void Event::complete(cl_int status) {
     {
         std::unique_lock lock(mutex_);
         if (status_ <= CL_COMPLETE || completing_) return;  // already final, or being made so
-        if (heldByTail_) return;                             // completes when the tail it waits for finishes
+        if (heldBy_) {
+            if (!heldBy_->finished()) return;  // completes when the tail it waits for finishes
+            heldBy_.reset();                   // finished: its call from the tail may still be to come
+        }
         // Work the command started goes on (event_tail.hpp): complete once it is over.
         tails_.erase(std::remove_if(tails_.begin(), tails_.end(), [](const auto& t) { return t->finished(); }),
                      tails_.end());
         if (!tails_.empty()) {
             std::shared_ptr<Tail> tail = tails_.front();
-            heldByTail_ = true;
+            heldBy_ = tail;
             lock.unlock();
-            tail->whenFinished([self, status] {
+            tail->whenFinished([self, status, tail] {
                 {
                     std::lock_guard relock(self->mutex_);
-                    self->heldByTail_ = false;
+                    if (self->heldBy_ == tail) self->heldBy_.reset();
                 }
                 self->complete(status);
             });
@@ -501,7 +504,7 @@ cl_int Event::wait() {
     while (status_ > CL_COMPLETE) {
         // Another thread is running the callbacks, or the command is done on the backend and its
         // tail's end completes it: either notifies when final.
-        if (completing_ || heldByTail_) {
+        if (completing_ || heldBy_) {
             changed_.wait(lock);
             continue;
         }

@@ -162,7 +162,11 @@ private:
     std::vector<Registered> callbacks_;
     bool heldForCallbacks_ = false;  // a reference of its own while callbacks wait (addCallback)
     Tails tails_;               // unfinished work that holds back completion (addTails)
-    bool heldByTail_ = false;   // complete() was called and waits for tails_ to finish
+    // complete() was called and waits for this tail to finish (null: not held). Once it has
+    // finished the event completes whoever asks first: its own call from the tail may come after
+    // others the same tail held (Tail::finish runs them one by one), and an event that waited for
+    // this one must never be seen complete before it.
+    std::shared_ptr<Tail> heldBy_;
 };
 
 // A process-wide signal raised whenever any event becomes resolvable or complete; schedulers wait
