@@ -67,31 +67,37 @@ int main(int argc, char** argv) {
     cl_context context = spin.context;
     cl_command_queue queue = spin.queue;
     printf("platform %s, one kernel of about %.0f ms, median of %d rounds\n", name, ms, rounds);
-    const char* modes[] = {"wait",          "finish",     "callback",  "poll",  "sleep",
-                           "user-marker",   "user-callback", "user-event", "user-poll", "mapped",
-                           "idle-user-event", "idle-mapped", "after-user-event"};
-    const int modeCount = (int)(sizeof modes / sizeof modes[0]);
+    enum { WAIT, FINISH, CALLBACK, POLL, SLEEP, USER_MARKER, USER_CALLBACK, USER_EVENT, USER_POLL, MAPPED,
+           IDLE_USER_EVENT, IDLE_MAPPED, AFTER_USER_EVENT, MODE_COUNT };
+    // Per mode: its name; no kernel (a marker instead); a pinned buffer mapped meanwhile; a user event meanwhile.
+    static const struct { const char* name; int idle, pinned, user; } kModes[MODE_COUNT] = {
+        {"wait", 0, 0, 0},          {"finish", 0, 0, 0},          {"callback", 0, 0, 0},
+        {"poll", 0, 0, 0},          {"sleep", 0, 0, 0},           {"user-marker", 0, 0, 1},
+        {"user-callback", 0, 0, 1}, {"user-event", 0, 0, 1},      {"user-poll", 0, 0, 1},
+        {"mapped", 0, 1, 0},        {"idle-user-event", 1, 0, 1}, {"idle-mapped", 1, 1, 0},
+        {"after-user-event", 1, 0, 0}};
+    const int modeCount = MODE_COUNT;
     int known = only == NULL;
-    for (int m = 0; m < modeCount && !known; ++m) known = !strcmp(only, modes[m]);
+    for (int m = 0; m < modeCount && !known; ++m) known = !strcmp(only, kModes[m].name);
     if (!known) {
         fprintf(stderr, "wait_cores: no mode %s\n", only);
         return 2;
     }
     for (int m = 0; m < modeCount; ++m) {
-        if (only && strcmp(only, modes[m])) continue;
+        if (only && strcmp(only, kModes[m].name)) continue;
         double cores[64], walls[64];
         for (int r = 0; r < rounds && r < 64; ++r) {
             cl_event e = NULL, user = NULL, marker = NULL;
             cl_mem pinned = NULL;
             void* mapped = NULL;
-            const int idle = m >= 10;
-            if (m == 9 || m == 11) {
+            const int idle = kModes[m].idle;
+            if (kModes[m].pinned) {
                 pinned = clCreateBuffer(context, CL_MEM_ALLOC_HOST_PTR, 16 << 20, NULL, &err);
                 check(err, "clCreateBuffer");
                 mapped = clEnqueueMapBuffer(queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 16 << 20, 0, NULL, NULL, &err);
                 check(err, "clEnqueueMapBuffer");
             }
-            if (m == 12) {
+            if (m == AFTER_USER_EVENT) {
                 cl_event gone = clCreateUserEvent(context, &err);
                 check(err, "clCreateUserEvent");
                 check(clSetUserEventStatus(gone, CL_COMPLETE), "clSetUserEventStatus");
@@ -102,29 +108,29 @@ int main(int argc, char** argv) {
             else
                 enqueueSpin(&spin, &e);
             check(clFlush(queue), "clFlush");
-            if ((m >= 5 && m <= 8) || m == 10) {
+            if (kModes[m].user) {
                 user = clCreateUserEvent(context, &err);
                 check(err, "clCreateUserEvent");
-                if (m == 5) check(clEnqueueMarkerWithWaitList(queue, 1, &user, &marker), "marker");
-                if (m == 6) check(clSetEventCallback(user, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
+                if (m == USER_MARKER) check(clEnqueueMarkerWithWaitList(queue, 1, &user, &marker), "marker");
+                if (m == USER_CALLBACK) check(clSetEventCallback(user, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
                 check(clFlush(queue), "clFlush");
             }
             done = 0;
             double c0 = processCpu(), t0 = now();
             switch (m) {
-            case 0: check(clWaitForEvents(1, &e), "clWaitForEvents"); break;
-            case 1: check(clFinish(queue), "clFinish"); break;
-            case 2:
+            case WAIT: check(clWaitForEvents(1, &e), "clWaitForEvents"); break;
+            case FINISH: check(clFinish(queue), "clFinish"); break;
+            case CALLBACK:
                 check(clSetEventCallback(e, CL_COMPLETE, onDone, NULL), "clSetEventCallback");
                 pthread_mutex_lock(&mutex);
                 while (!done) pthread_cond_wait(&heard, &mutex);
                 pthread_mutex_unlock(&mutex);
                 break;
-            case 3:
+            case POLL:
                 for (cl_int st = CL_QUEUED; st > CL_COMPLETE; sleepSeconds(100e-6))
                     check(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), "clGetEventInfo");
                 break;
-            case 8:
+            case USER_POLL:
                 for (double until = now() + ms * 1e-3; now() < until; sleepSeconds(100e-6)) {
                     cl_int st = CL_QUEUED;
                     check(clGetEventInfo(user, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), "clGetEventInfo");
@@ -147,7 +153,7 @@ int main(int argc, char** argv) {
             if (pinned) clReleaseMemObject(pinned);
         }
         int n = rounds < 64 ? rounds : 64;
-        printf("%-16s cores busy %.2f  wall %.2f ms\n", modes[m], median(cores, n), median(walls, n));
+        printf("%-16s cores busy %.2f  wall %.2f ms\n", kModes[m].name, median(cores, n), median(walls, n));
     }
     releaseSpinKernel(&spin);
     return 0;
