@@ -3,6 +3,8 @@
 #include "platform/api/api.hpp"
 #include "platform/api/enqueue.hpp"
 
+#include <algorithm>
+
 using namespace hetero;
 
 namespace {
@@ -29,6 +31,20 @@ bool coversImage(Mem* image, const size_t* origin, const size_t* region) {
 // The bytes of `region` of an image, for the trace.
 size_t regionBytes(Mem* image, const size_t* region) {
     return region[0] * region[1] * region[2] * image->image().elementSize;
+}
+
+// The bytes from the host pointer on that a read of `region` with these pitches can write. A 1-D
+// image array's images lie slice_pitch apart (row_pitch when it is 0); PoCL 3.1 puts them row_pitch
+// apart whatever slice_pitch says, so the extent covers both.
+size_t hostExtent(Mem* image, const size_t* region, size_t row_pitch, size_t slice_pitch) {
+    const size_t rowBytes = region[0] * image->image().elementSize;
+    const size_t row = row_pitch ? row_pitch : rowBytes;
+    if (image->image().desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+        const size_t slice = slice_pitch ? slice_pitch : row;
+        return (region[1] - 1) * std::max(row, slice) + rowBytes;
+    }
+    const size_t slice = slice_pitch ? slice_pitch : region[1] * row;
+    return (region[2] - 1) * slice + (region[1] - 1) * row + rowBytes;
 }
 
 struct Box {
@@ -62,12 +78,7 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem ima
                                          return e;
                                      });
                                  });
-        if (!blocking_read) {
-            const size_t element = m->image().elementSize;
-            const size_t row = row_pitch ? row_pitch : region[0] * element;
-            const size_t slice = slice_pitch ? slice_pitch : region[1] * row;
-            queue->hostReads().note(ptr, (region[2] - 1) * slice + (region[1] - 1) * row + region[0] * element, ev);
-        }
+        if (!blocking_read) queue->hostReads().note(ptr, hostExtent(m, region, row_pitch, slice_pitch), ev);
         return finishEnqueue(std::move(ev), event, blocking_read);
     });
 }

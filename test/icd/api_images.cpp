@@ -583,3 +583,38 @@ TEST_CASE("images: a write from host memory an earlier non-blocking image read f
     }
     clReleaseMemObject(image), clReleaseMemObject(to);
 }
+
+TEST_CASE("images: a write from host memory waits for a 1-D image array read whose images lie slice_pitch apart", "[api][image]") {
+    // The specification puts a 1-D image array's images slice_pitch apart in host memory; the read's
+    // extent must reach the last of them. PoCL 3.1 puts them row_pitch apart instead, so the expected
+    // bytes come from a blocking read of the same region first: the test asks for what the device
+    // does, and only a device that honours slice_pitch (NVIDIA) reaches beyond the rows' extent.
+    cltest::Env env;
+    const size_t w = 2048, images = 1024, row = w * 4, slice = 2 * row, span = images * slice;  // 16 MiB
+    const size_t from = 12u << 20, bytes = span - from;                                           // the last 4 MiB
+    cl_image_desc d{};
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    d.image_width = w;
+    d.image_array_size = images;
+    cl_int err = CL_SUCCESS;
+    cl_mem image = clCreateImage(env.context, CL_MEM_READ_WRITE, &kRgba8, &d, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem to = env.buffer(CL_MEM_READ_WRITE, bytes);
+    const size_t origin[3] = {0, 0, 0}, region[3] = {w, images, 1};
+    for (int round = 1; round <= 4; ++round) {
+        INFO("round " << round);
+        const float level = static_cast<float>(round) / 5.0f;
+        const float color[4] = {level, level, level, level};
+        std::vector<cl_uchar> expected(span, 0), host(span, 0), got(bytes, 0);
+        REQUIRE(clEnqueueFillImage(env.queue, image, color, origin, region, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadImage(env.queue, image, CL_TRUE, origin, region, row, slice, expected.data(), 0, nullptr,
+                                   nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueReadImage(env.queue, image, CL_FALSE, origin, region, row, slice, host.data(), 0, nullptr,
+                                   nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, to, CL_FALSE, 0, bytes, host.data() + from, 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        REQUIRE(clEnqueueReadBuffer(env.queue, to, CL_TRUE, 0, bytes, got.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(std::equal(got.begin(), got.end(), expected.begin() + static_cast<std::ptrdiff_t>(from)));
+    }
+    clReleaseMemObject(image), clReleaseMemObject(to);
+}
