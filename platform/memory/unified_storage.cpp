@@ -55,7 +55,7 @@ bool UnifiedStorage::canHold(Context* context, void* useHostPtr, const ImageLayo
 }
 
 UnifiedStorage::UnifiedStorage(Context* context, size_t bytes, void* useHostPtr)
-    : Storage(context, bytes, useHostPtr, nullptr), memory_(new UnifiedMemory) {
+    : Storage(context, bytes, useHostPtr, nullptr), memory_(new UnifiedMemory), bridgeFromLastWrite_(copies_.size(), false) {
     memory_->ptr = useHostPtr;
 }
 
@@ -109,6 +109,7 @@ void UnifiedStorage::wroteOn(unsigned slot, const std::shared_ptr<DeferredEvent>
     lastWrite_.reset();
     lastWriteLater_ = ready;
     lastWriteSlot_ = slot;
+    bridgeFromLastWrite_.assign(copies_.size(), false);
     for (auto& c : copies_) {
         c.version = version_;
         c.ready.reset();
@@ -133,10 +134,11 @@ void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue rea
     bool pending = ready && !backend::done(ready);
     for (unsigned s = 0; s < copies_.size(); ++s) {
         Copy& c = copies_[s];
-        backend::Event after;
-        if (pending && s == slot) after = backend::Event::retained(ready);
-        else if (pending) after = backend::Event(completesWith(context_->backend(s), ready));
-        c.ready = std::move(after);
+        // The other slots' bridges wait until somebody needs them (settle): most writes are only
+        // ever used on their own slot, and each bridge costs a user event and a completion
+        // callback (on NVIDIA, callbacks keep a driver thread spinning).
+        c.ready = pending && s == slot ? backend::Event::retained(ready) : backend::Event();
+        bridgeFromLastWrite_[s] = pending && s != slot;
         // A command on the writer's own (in-order) queue comes after the write without naming
         // its event (readyFor), as DiscreteStorage::wroteOn has it: naming one costs a wait per
         // launch (on NVIDIA a cross-command one).
@@ -147,6 +149,7 @@ void UnifiedStorage::wroteOn(unsigned slot, cl_event ready, cl_command_queue rea
 
 void UnifiedStorage::wroteOnHost() {
     // The host wrote after waiting for the last write (makeHostFresh): nothing is pending.
+    bridgeFromLastWrite_.assign(copies_.size(), false);
     ++version_;
     hostVersion_ = version_;
     for (auto& c : copies_) c.version = version_;
@@ -159,6 +162,12 @@ void UnifiedStorage::whenMemoryFree(std::function<void()> fn) {
 
 void UnifiedStorage::settle(unsigned slot) {
     Copy& c = copies_[slot];
+    if (bridgeFromLastWrite_[slot]) {
+        bridgeFromLastWrite_[slot] = false;
+        c.ready = bridge(slot, lastWrite_.get());  // none once the write is done
+        c.readyQueue = nullptr;
+        return;
+    }
     if (!c.later) return;
     cl_event marker = c.later->get();  // null: its queue was finished, the copy is ready
     cl_command_queue queue = c.later->queue();

@@ -1,11 +1,11 @@
 // Storage in unified memory: one host allocation, aligned for every backend, on which each slot's
 // backend buffer is created with CL_MEM_USE_HOST_PTR. There is one copy, so nothing ever moves;
 // version numbers stay equal everywhere. What remains is order: a write on slot A may be used on
-// slot B only once A's command has completed, so each write leaves, for every other slot, a user
-// event of that slot's context completed from the writer's completion callback (backend wait lists
-// cannot mix contexts); for a write without a backend event of its own (a deferred one,
-// platform/engine/deferred_event.hpp) that bridge is made only when slot B needs it. Host access
-// waits for the last write itself.
+// slot B only once A's command has completed, so slot B's work waits for a user event of its own
+// context completed from the writer's completion callback (backend wait lists cannot mix
+// contexts). That bridge is made only when slot B needs it and the write is not done yet, from the
+// write's backend event or, for a write without one (a deferred one,
+// platform/engine/deferred_event.hpp), its marker. Host access waits for the last write itself.
 #pragma once
 
 #include "platform/memory/storage.hpp"
@@ -45,6 +45,7 @@ private:
     backend::Event lastWrite_;                       // the backend event of the last write
     std::shared_ptr<DeferredEvent> lastWriteLater_;  // ... or its deferred event (every copy's `later`)
     unsigned lastWriteSlot_ = 0;                     // where the last write ran
+    std::vector<bool> bridgeFromLastWrite_;          // per slot: its `ready` is a bridge from lastWrite_, not made yet
 };
 
 }  // namespace hetero
