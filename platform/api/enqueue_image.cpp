@@ -34,12 +34,12 @@ size_t regionBytes(Mem* image, const size_t* region) {
 }
 
 // The bytes from the host pointer on that a read of `region` with these pitches can write. A 1-D
-// image array's images lie slice_pitch apart (row_pitch when it is 0); PoCL 3.1 puts them row_pitch
-// apart whatever slice_pitch says, so the extent covers both.
+// image array's images lie slice_pitch apart (row_pitch when it is 0); PoCL (3.1, 5.0) puts them
+// row_pitch apart whatever slice_pitch says, so the extent covers both.
 size_t hostExtent(Mem* image, const size_t* region, size_t row_pitch, size_t slice_pitch) {
     const size_t rowBytes = region[0] * image->image().elementSize;
     const size_t row = row_pitch ? row_pitch : rowBytes;
-    if (image->image().desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+    if (image->type() == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
         const size_t slice = slice_pitch ? slice_pitch : row;
         return (region[1] - 1) * std::max(row, slice) + rowBytes;
     }

@@ -503,8 +503,9 @@ cl_int Event::wait() {
     std::unique_lock lock(mutex_);
     while (status_ > CL_COMPLETE) {
         // Another thread is running the callbacks, or the command is done on the backend and its
-        // tail's end completes it: either notifies when final.
-        if (completing_ || heldBy_) {
+        // tail's end completes it: either notifies when final. A tail that has finished no longer
+        // holds it back (complete()): its own call may still be to come, maybe on this very thread.
+        if (completing_ || (heldBy_ && !heldBy_->finished())) {
             changed_.wait(lock);
             continue;
         }
