@@ -63,11 +63,6 @@ bool quietWaits() {
     return on;
 }
 
-bool nwaySplitsPossible() {
-    static const bool on = nwaySplits() && splitMode() != SplitMode::Off && Backends::instance().gpuSlots().size() >= 2;
-    return on;
-}
-
 bool eagerVariantBuilds() {
     static const bool eager = [] {
         if (testOnlySide() != OnlySide::Off) return true;  // no launch may run whole while variants build

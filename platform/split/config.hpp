@@ -29,10 +29,6 @@ bool nwayCpuJoins();
 // part runs faster and steadier on the H100 machine (docs/results/h100-session27, -session28). Read once.
 bool quietWaits();
 
-// N-way splits can happen: two or more GPU slots, HETERO_SPLIT_NWAY on and HETERO_SPLIT not off.
-// Then the split variants' build also builds every GPU slot's merge and span kernels.
-bool nwaySplitsPossible();
-
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
 // when a launch of one of its kernels first wants to split.
 bool eagerVariantBuilds();

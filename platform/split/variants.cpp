@@ -32,11 +32,13 @@ void ProgramVariants::build(Context* context) {
         built.push_back(std::move(p));
     }
     programs = std::move(built);  // read by others only once state_ says Built
-    state_.store(State::Built, std::memory_order_release);
-    // N-way splits merge on their primary and search changed spans on every other GPU slot: those
-    // kernels are built here, in the background, not by the first split launch (one NVIDIA build
-    // per GPU, one after another, added 13 ms to the first split over four H100s).
-    if (!nwaySplitsPossible()) return;
+    // Every split merges on a GPU slot (the pair's on its GPU, N-way ones on the primary, which also
+    // search changed spans on every other GPU slot): those kernels are built here, with the
+    // variants, not by the first split that merges. Built there, NVIDIA's build of them (about
+    // 190 ms on a fresh machine) was that split's merge: syr2k LARGE's first planned split took
+    // 199 ms against 5.2 whole on an H200 (docs/results/h200-session30), and over four H100s one
+    // build per GPU added 13 ms to the first split. Before the variants count as built, so that no
+    // split waits for them either.
     for (unsigned s : Backends::instance().gpuSlots()) {
         if (s >= context->slotCount() || !programs[s]) continue;
         try {
@@ -44,6 +46,7 @@ void ProgramVariants::build(Context* context) {
         } catch (const Error&) {  // the first launch that needs them tries again, and fails there
         }
     }
+    state_.store(State::Built, std::memory_order_release);
 }
 
 std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
