@@ -5,6 +5,7 @@
 
 #include "devices/backend.hpp"
 #include "devices/backend_objects.hpp"
+#include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/resources.hpp"
@@ -32,18 +33,20 @@ void ProgramVariants::build(Context* context) {
         built.push_back(std::move(p));
     }
     programs = std::move(built);  // read by others only once state_ says Built
-    // Every split merges on a GPU slot (the pair's on its GPU, N-way ones on the primary, which also
-    // search changed spans on every other GPU slot): those kernels are built here, with the
-    // variants, not by the first split that merges. Built there, NVIDIA's build of them (about
+    // Every discrete split merges on a GPU slot (the pair's on its GPU, N-way ones on the primary,
+    // which also search changed spans on every other GPU slot; unified splits merge nothing): those
+    // kernels are built here, with the variants, before they count as built, so that no split
+    // builds or waits for them. Built by the first split that merged, NVIDIA's build of them (about
     // 190 ms on a fresh machine) was that split's merge: syr2k LARGE's first planned split took
-    // 199 ms against 5.2 whole on an H200 (docs/results/h200-session30), and over four H100s one
-    // build per GPU added 13 ms to the first split. Before the variants count as built, so that no
-    // split waits for them either.
-    for (unsigned s : Backends::instance().gpuSlots()) {
-        if (s >= context->slotCount() || !programs[s]) continue;
-        try {
-            context->splitResources().slot(s).mergeKernels.prepare();
-        } catch (const Error&) {  // the first launch that needs them tries again, and fails there
+    // 199 ms against 5.2 whole on an H200 (docs/results/h200-session30); over four H100s one build
+    // per GPU added 13 ms to the first split.
+    if (context->memoryModel() == MemoryModel::Discrete) {
+        for (unsigned s : Backends::instance().gpuSlots()) {
+            if (s >= context->slotCount() || !programs[s]) continue;
+            try {
+                context->splitResources().slot(s).mergeKernels.prepare();
+            } catch (const Error&) {  // the first launch that needs them tries again, and fails there
+            }
         }
     }
     state_.store(State::Built, std::memory_order_release);
