@@ -185,7 +185,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         return d;
     };
     if (!s.measured) return runWhole();
-    if (s.split >= 0 && s.split < s.whole) {
+    if (s.splitPays()) {
         // Splitting was measured to pay (whatever the model expected): run whole now and then, to
         // see whether it still does.
         if (s.launches % s.probeEvery == 0) return runWhole();
@@ -196,7 +196,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
     // and what it measures decides from then on.
-    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.split > s.whole && plan < kRetryShare * s.triedShare));
+    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.split >= 0 && !s.splitPays() && plan < kRetryShare * s.triedShare));
     const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
     if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
         return runWhole();
@@ -243,9 +243,10 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
         k.cpuRatio = std::max(kSlowestCpuRatio, cpuShare * s.whole / seconds);
         bestCpuRatio_ = std::max(bestCpuRatio_, k.cpuRatio);
     }
-    // A split that lost makes the next probe twice as rare: on a machine where the GPU is far
-    // faster, trying costs more than splitting could ever gain.
-    if (s.whole >= 0 && seconds > s.whole) {
+    // A split that lost, or won by no more than noise (kMinSplitWin), makes the next probe twice
+    // as rare: on a machine where the GPU is far faster, trying costs more than splitting could
+    // ever gain.
+    if (s.whole >= 0 && !s.splitPays()) {
         s.probeEvery = std::min(s.probeEvery * 2, kMaxProbeEvery);
         k.probeEvery = std::min(std::max(16u, k.probeEvery * 2), kMaxProbeEvery);
     } else if (s.whole >= 0) {

@@ -19,8 +19,8 @@
 //  - A kernel's first launch in a process also loads it (milliseconds on NVIDIA): it is never
 //    timed. A program that launches each kernel once never pays for the CPU being there.
 //  - A size that may gain is timed run whole first, then the next launch is a probe: split and
-//    timed. The faster way is kept; the slower one is re-probed now and then, twice as rarely
-//    after each loss. A size that cannot gain (and was not measured to gain by splitting) runs
+//    timed. The faster way is kept (a split only if it won by more than noise, kMinSplitWin); the
+//    slower one is re-probed now and then, twice as rarely after each loss. A size that cannot gain (and was not measured to gain by splitting) runs
 //    whole, timed again every 256th launch (its time may grow with its data), and is not probed.
 //  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
 //    running whole stays within kProbeBudget of the kernel's time run whole. Where splitting
@@ -131,6 +131,11 @@ public:
     static constexpr double kRetryShare = 0.9;
     // A plan must promise at least this share of the time run whole (measurements are that noisy).
     static constexpr double kMinPlanGain = 0.02;
+    // A split must have measured at least this much faster than running whole to count as paying:
+    // a win within the launches' own noise is a loss (it costs a core and a merge for nothing).
+    // syr2k LARGE on an H200, where no share gains 2 %: an adaptive probe measured 5.182 ms against
+    // 5.203 whole, and the next process split every launch at 7.5-8.9 ms (docs/results/h200-session31).
+    static constexpr double kMinSplitWin = 0.01;
     // What the CPU side spends after its chunk (compare and send its results, the merge), per byte
     // the launch writes: syr2k's 4 MiB took 0.3 ms on the H100 machine's 16 cores.
     static constexpr double kSendBytesPerSecond = 15e9;
@@ -214,6 +219,8 @@ private:
     struct Size {
         double whole = -1, split = -1;  // last measured seconds
         bool measured = false;          // `whole` is a timing to go by
+        // The latest split was measured faster than running whole, by more than noise.
+        bool splitPays() const { return split >= 0 && whole >= 0 && split < whole * (1 - kMinSplitWin); }
         unsigned launches = 0;
         // One timing at a time: a backend's completion callbacks may lag far behind an application
         // that enqueues thousands of launches, and every launch timed meanwhile would pay for two.
