@@ -261,6 +261,7 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
     d.timeUnsplit = h.timeWhole;
     d.probe = std::move(h.probe);
     d.plannedShare = h.plannedShare;  // only where the engine runs plans (LaunchCost::plannable)
+    d.expectedWholeSeconds = h.wholeSeconds;
     if (!d.split) d.why = "history: running whole is timed first";
 }
 

@@ -22,6 +22,9 @@ struct SplitDecision {
     // Auto mode planned the CPU's share (SplitHistory::planShare): the split runs as a static split
     // of it. <0: adaptive (or HETERO_CPU_SHARE's static share).
     double plannedShare = -1;
+    // Auto mode's expectation of the launch's time run whole (SplitHistory::Decision::wholeSeconds;
+    // negative: not known).
+    double expectedWholeSeconds = -1;
     unsigned gpuSlot = 0, cpuSlot = 0;
     // An N-way split (nway_split.hpp): the GPU slots that take part, gpuSlot (the primary) first,
     // and the CPU slot last where it joins (nwayCpuShare > 0). Empty for a split between gpuSlot

@@ -11,6 +11,7 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
+#include "platform/split/chunk_deadline.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
@@ -77,6 +78,11 @@ struct HeardAt {
         });
         return watched ? h : nullptr;
     }
+    // The time, if the callback came already; else `fallback`.
+    double peek(double fallback) {
+        std::lock_guard lock(mutex);
+        return at >= 0 ? at : fallback;
+    }
     // The time, once the callback came (it comes: the event is complete); `fallback` if it does not.
     double wait(double fallback) {
         std::unique_lock lock(mutex);
@@ -90,6 +96,7 @@ struct SplitRun : SplitLaunch {
     uint64_t cpuFloor = 0;              // the CPU takes groups in [cpuFloor, groups)
     bool fixedShare = false;            // static split: the CPU's share is fixed up front
     bool planned = false;               // ... by auto mode's plan (SplitDecision::plannedShare)
+    double expectedWhole = -1;          // auto mode's time for the launch run whole (<0: not known)
     // For the history's CPU speed: when the CPU copies' earlier users were done (a chunk an earlier
     // split left running, maybe still compiling, is not this split's cost) and the first chunk enqueued.
     double cpuFreeAt = -1;
@@ -344,6 +351,16 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
     counters::add(counters::Merges, merges);
 }
 
+// The next adaptive chunk's most work-groups below `next` (chunk_deadline.hpp): the GPU taken to
+// start when its queue reached the launch, at the time auto mode expects of the launch run whole;
+// the CPU at the speed of its last chunk. No limit before both are known (the first chunk,
+// HETERO_SPLIT=always).
+uint64_t chunkThatEndsInTime(const SplitRun& r, uint64_t next, double cpuPerGroup, double sendSeconds) {
+    if (r.expectedWhole <= 0 || cpuPerGroup <= 0 || r.groups == 0) return next;
+    return groupsThatEndInTime(next, splitClock(), r.gpuReached ? r.gpuReached->peek(r.started) : r.started,
+                               r.expectedWhole / double(r.groups), cpuPerGroup, sendSeconds, r.cpuUnits);
+}
+
 // Runs the CPU's chunks from the top down while the GPU kernel runs, each followed by its data and
 // the status word. `sent` (r.groups at first: none) becomes the lowest group whose results the GPU
 // has as each chunk is published, so it stays right when a later chunk fails.
@@ -363,7 +380,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
     // (not where reqd_work_group_size fixes their size: the backend refuses others).
     const bool maySplitGroups = !r.variants->fixedWorkGroupSize &&
                                 transform::groupSplitAllowed(*r.variants->analysis, r.range);
-    double lastPerGroup = -1;
+    double lastPerGroup = -1, lastSendSeconds = 0;
     auto wakeup = std::make_shared<Wakeup>();
     if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone.get());
     bool first = true;
@@ -374,6 +391,10 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         chaos::delay(2000);
         uint64_t size = randomChunks ? 1 + chaos::below(static_cast<unsigned>(std::min<uint64_t>(next - r.cpuFloor, 1u << 20)))
                                      : std::min(chunk, next - r.cpuFloor);
+        if (!fixedShare && !randomChunks) {
+            size = std::min(size, chunkThatEndsInTime(r, next, lastPerGroup, lastSendSeconds));
+            if (size == 0) break;  // the GPU reaches the next groups before the CPU could be done
+        }
         uint64_t begin = next - size;
         double t0 = splitClock(), traceT0 = trace::now();
         if (r.firstChunkAt < 0) r.firstChunkAt = t0;
@@ -416,6 +437,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         if (fixedShare && next > r.cpuFloor) continue;  // send once, when the share is done
         // H4: the GPU is done, so this chunk's data would arrive after the merge could use it.
         if (!fixedShare && backend::done(r.gpuDone.get())) break;
+        const double sendFrom = splitClock();
         sendChunkResults(r, cpuQueue, gpuTransfer, bytesMoved, whole);
         chaos::delay(2000);
         // The status word follows the data on the same in-order queue: the GPU only skips groups
@@ -425,6 +447,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
             check(backend::enqueueAndWait([&](cl_event* done) {
                 return backend::enqueueWrite(gpuTransfer, r.status, sizeof(cl_uint), sizeof lowest, &lowest, {}, done);
             }));
+        lastSendSeconds = splitClock() - sendFrom;
         sent = begin;
     }
 }
@@ -653,6 +676,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     r.gpu = decision.gpuSlot;
     r.cpu = decision.cpuSlot;
     r.planned = decision.plannedShare > 0;
+    r.expectedWhole = decision.expectedWholeSeconds;
     double share = r.planned ? decision.plannedShare : cpuShare();
     r.fixedShare = share > 0;
     r.cpuFloor = r.fixedShare ? r.groups - static_cast<uint64_t>(std::llround(share * double(r.groups))) : 0;

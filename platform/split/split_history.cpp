@@ -163,6 +163,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     if (cost.fitsGpuAtOnce()) return d;  // cannot gain, and more data cannot change that
     // Running whole takes the size's measured time, else the kernel's time per work-item there.
     const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
+    d.wholeSeconds = whole;
     // Once the CPU's speed is known, only a plan that gains may split (and splits as planned).
     const double plan = planShareLocked(k, whole, size.workItems(), cost);
     const bool mayGain = whole < 0 || (plan >= 0 ? plan > 0 : gainBoundLocked(k, whole, cost) > 0);

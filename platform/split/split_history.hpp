@@ -145,6 +145,9 @@ public:
         bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
         std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
         double plannedShare = -1;            // a planned split's CPU share (planShare); <0: adaptive
+        // What the launch is expected to take run whole (negative: not known): an adaptive split
+        // gives its CPU only chunks that end before the GPU would reach them (discrete_split.cpp).
+        double wholeSeconds = -1;
     };
     // The next launch of `kernel` (a key naming its source, see KernelVariants::historyKey) at `size`.
     Decision decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost = {});

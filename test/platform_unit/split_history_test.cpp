@@ -122,6 +122,7 @@ TEST_CASE("split history: a long kernel is probed once timed, one probe at a tim
     SplitHistory::Decision probe = h.decide("k", size(1024));
     REQUIRE(probe.split);
     REQUIRE(probe.probe);
+    CHECK(probe.wholeSeconds == Approx(10 * kMs));  // what its CPU chunks must end within
     // Until it reports (or is let go), no other launch of the kernel probes, at any size.
     for (int i = 0; i < 100; ++i) CHECK_FALSE(h.decide("k", size(1024)).split);
     h.decide("k", size(2048));
