@@ -29,7 +29,7 @@ TEST_CASE("chunk deadline: the largest chunk that ends before the GPU gets to it
             }
             if (n < next) CHECK_FALSE(endsInTime(std::max<uint64_t>(n + 1, 16), next, now, 0.0, gpu, cpu, send));
         }
-    // The third doubling of session 31's probe: 328 groups wanted at 7.2 ms, 47 end in time.
+    // A third chunk of 328 groups wanted 7.2 ms into the launch: 46 end in time.
     CHECK(groupsThatEndInTime(3850, 7.2e-3, 0.0, gpu, cpu, 0.0, 16) == 46);
 }
 
