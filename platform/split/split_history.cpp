@@ -194,10 +194,11 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         return d;
     }
     if (!mayGain) return runWhole();
-    // A split now would be a probe: the first at this size, or a re-probe of a split that lost.
+    // A split now would be a probe: the first at this size, or a re-probe of a split that lost (a
+    // split measured here did not pay, or the branch above took it).
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
     // and what it measures decides from then on.
-    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.split >= 0 && !s.splitPays() && plan < kRetryShare * s.triedShare));
+    const bool firstPlan = plan > 0 && (s.triedShare < 0 || (s.split >= 0 && plan < kRetryShare * s.triedShare));
     const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
     if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
         return runWhole();

@@ -20,8 +20,9 @@
 //    timed. A program that launches each kernel once never pays for the CPU being there.
 //  - A size that may gain is timed run whole first, then the next launch is a probe: split and
 //    timed. The faster way is kept (a split only if it won by more than noise, kMinSplitWin); the
-//    slower one is re-probed now and then, twice as rarely after each loss. A size that cannot gain (and was not measured to gain by splitting) runs
-//    whole, timed again every 256th launch (its time may grow with its data), and is not probed.
+//    slower one is re-probed now and then, twice as rarely after each loss. A size that cannot
+//    gain (and was not measured to gain by splitting) runs whole, timed again every 256th launch
+//    (its time may grow with its data), and is not probed.
 //  - Probes are rationed per kernel: one in flight at a time, and their summed loss against
 //    running whole stays within kProbeBudget of the kernel's time run whole. Where splitting
 //    never pays, auto mode costs the first probe plus at most that share.

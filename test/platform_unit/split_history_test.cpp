@@ -149,24 +149,14 @@ TEST_CASE("split history: a split that wins is kept, and running whole is re-tri
 TEST_CASE("split history: a split faster by no more than noise is a loss, one faster by more is kept", "[split_history]") {
     // syr2k LARGE on an H200 (docs/results/h200-session31): run whole 5.203 ms, an adaptive probe
     // 5.182 ms. Taken as a win, the next process split every launch, at 7.5-8.9 ms.
+    // The launches after the first timing and the first probe.
     auto splitsAfter = [](double whole, double split) {
-        SplitHistory h;
-        loaded(h);
-        h.decide("k", size(1024));
-        h.recordWhole("k", size(1024), whole);
-        SplitHistory::Decision probe = h.decide("k", size(1024));
-        REQUIRE(probe.split);
-        REQUIRE(probe.probe);
-        h.recordSplit("k", size(1024), split, true);
-        probe.probe.reset();
-        unsigned splits = 0;
-        for (int i = 0; i < 16; ++i) {
-            SplitHistory::Decision d = h.decide("k", size(1024));
-            splits += d.split;
-            if (d.split) h.recordSplit("k", size(1024), split, d.probe != nullptr);
-            if (d.timeWhole) h.recordWhole("k", size(1024), whole);
-        }
-        return splits;
+        Simulation sim;
+        sim.run(2, whole, split);
+        REQUIRE(sim.probes == 1);
+        sim.splits = 0;
+        sim.run(16, whole, split);
+        return sim.splits;
     };
     CHECK(splitsAfter(5.203 * kMs, 5.182 * kMs) == 0);
     CHECK(splitsAfter(5.203 * kMs, 5.203 * kMs * (1 - SplitHistory::kMinSplitWin) * 0.999) >= 15);
