@@ -2,6 +2,7 @@
 #include "platform/objects/program.hpp"
 
 #include "devices/backend_objects.hpp"
+#include "platform/objects/kept_binaries.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/log.hpp"
@@ -114,7 +115,15 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
 }
 
 Program::~Program() {
-    backend_.clear();  // before the split variants' programs (variants_): the order the backends were tested with
+    // Before the split variants' programs (variants_): the order the backends were tested with.
+    fromKept_.clear();
+    superseded_.clear();
+    backend_.clear();
+}
+
+cl_program Program::backend(unsigned slot) const {
+    std::lock_guard lock(mutex_);
+    return slot < fromKept_.size() && fromKept_[slot] ? fromKept_[slot].get() : backend_[slot].get();
 }
 
 std::shared_ptr<ProgramVariants> Program::variants() const {
@@ -158,22 +167,36 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     } done{building_};
 
     std::vector<cl_build_status> status(backend_.size(), CL_BUILD_ERROR);
+    std::vector<backend::Program> fromKept(backend_.size());
+    std::vector<std::string> keptLogs(backend_.size());
     bool any = false, badOptions = false, refused = true;
     const std::string forBackend = backendOptions(options);
     for (unsigned s = 0; s < backend_.size(); ++s) {
-        cl_program bp = backend(s);
-        cl_device_id d = slots()[s].device;
+        cl_program bp = backend_[s].get();  // as made: a build starts from the source again
+        const Slot& slot = slots()[s];
+        const bool keep = !compileOnly && !source_.empty() && kept_binaries::keepable(slot, source_);
+        if (keep) {
+            auto kept = kept_binaries::fromKept(slot, context_->backend(s), source_, forBackend);
+            if (kept.program) {
+                fromKept[s] = std::move(kept.program);
+                keptLogs[s] = std::move(kept.log);
+                status[s] = CL_BUILD_SUCCESS;
+                any = true;
+                refused = false;
+                continue;
+            }
+        }
         cl_int err;
         if (compileOnly) {
             std::vector<cl_program> hs;
             std::vector<const char*> names;
             for (size_t i = 0; i < headers.size(); ++i) {
-                hs.push_back(headers[i]->backend(s));
+                hs.push_back(headers[i]->backend_[s].get());  // a header is its source
                 names.push_back(headerNames[i].c_str());
             }
-            err = backend::compile(bp, d, forBackend.c_str(), hs, names);
+            err = backend::compile(bp, slot.device, forBackend.c_str(), hs, names);
         } else {
-            err = backend::build(bp, d, forBackend.c_str());
+            err = backend::build(bp, slot.device, forBackend.c_str());
         }
         // Options one backend rejects are invalid for the device: a launch may run on that backend.
         if (err == CL_INVALID_BUILD_OPTIONS || err == CL_INVALID_COMPILER_OPTIONS) badOptions = true;
@@ -181,8 +204,9 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
         if (err == CL_SUCCESS) {
             status[s] = CL_BUILD_SUCCESS;
             any = true;
+            if (keep) kept_binaries::keep(slot, bp, source_, forBackend);
         } else {
-            HETERO_LOG(Info, "%s failed on %s: %s", compileOnly ? "compile" : "build", slots()[s].describe().c_str(),
+            HETERO_LOG(Info, "%s failed on %s: %s", compileOnly ? "compile" : "build", slot.describe().c_str(),
                        errorName(err));
         }
     }
@@ -204,6 +228,10 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     {
         std::lock_guard lock(mutex_);
         status_ = status;
+        for (auto& p : fromKept_)
+            if (p) superseded_.push_back(std::move(p));
+        fromKept_ = std::move(fromKept);
+        keptLogs_ = std::move(keptLogs);
         options_ = options ? options : "";
         variants_ = variants;
         argInfoRequested_ = asksArgInfo(options);
@@ -236,7 +264,14 @@ std::vector<unsigned char> Program::binaryContainer() const {
 std::string Program::log() const {
     std::string all;
     for (unsigned s = 0; s < backend_.size(); ++s) {
-        std::string l = backend::programBuildLog(backend(s), slots()[s].device);
+        std::string l;
+        bool kept = false;
+        {
+            std::lock_guard lock(mutex_);
+            kept = s < fromKept_.size() && fromKept_[s];
+            if (kept) l = keptLogs_[s];  // the log of the build that was kept
+        }
+        if (!kept) l = backend::programBuildLog(backend_[s].get(), slots()[s].device);
         if (l.empty()) continue;
         if (backend_.size() > 1) all += "--- " + slots()[s].describe() + " ---\n";
         all += l;

@@ -22,7 +22,9 @@ public:
     static Program* link(Context* context, const std::vector<Program*>& inputs, const char* options);
 
     Context* context() const { return context_.get(); }
-    cl_program backend(unsigned slot) const { return backend_[slot].get(); }
+    // What the slot runs: the program built from a kept binary where the last build took one
+    // (kept_binaries.hpp), else the one made at creation.
+    cl_program backend(unsigned slot) const;
     bool builtOn(unsigned slot) const { return status_[slot] == CL_BUILD_SUCCESS; }
     bool builtAnywhere() const;
     // Built into an executable (not only compiled or linked into a library) somewhere: kernels
@@ -57,7 +59,13 @@ private:
 
     Ref<Context> context_;
     std::string source_;
-    std::vector<backend::Program> backend_;  // per slot
+    std::vector<backend::Program> backend_;  // per slot, as made (from source, a binary, a link)
+    // Per slot of a program from source: built from a kept binary by the last build (else empty),
+    // and that build's log. backend() hands them out under mutex_; a later build moves them to
+    // superseded_, so that a handle read before stays valid while the program lives.
+    std::vector<backend::Program> fromKept_;
+    std::vector<std::string> keptLogs_;
+    std::vector<backend::Program> superseded_;
     std::vector<cl_build_status> status_;
     std::string options_;
     mutable std::mutex mutex_;

@@ -28,7 +28,9 @@ enum Counter : unsigned {
     BackendKernelArgs,       // arguments given to backend kernels (clSetKernelArg calls into a backend)
     LaunchesSplitNway,       // launches split over several GPU slots (platform/split/nway_split.hpp)
     WorkGroupsSlot0,         // work-groups run on slot 0, whole or as a split's part; then slots 1 to 7
-    kCount = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS
+    // backend programs built from a binary an earlier build kept (platform/objects/kept_binaries.hpp)
+    ProgramsFromKeptBinaries = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS,
+    kCount
 };
 
 void add(Counter c, uint64_t amount = 1);

@@ -5,14 +5,7 @@
 #include "platform/support/log.hpp"
 #include "transform/cache_location.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace hetero::history_store {
 namespace {
@@ -45,11 +38,9 @@ std::string pathFor(const std::string& deviceSet) {
 bool load(SplitHistory& history, const std::string& deviceSet) {
     const std::string path = pathFor(deviceSet);
     if (path.empty()) return false;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;  // none yet
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string content = text.str();
+    const auto read = transform::readWholeFile(path);
+    if (!read) return false;  // none yet
+    const std::string& content = *read;
     const std::string head = firstLine(deviceSet) + "\n";
     if (content.compare(0, head.size(), head) != 0) {
         // Another device set whose name hashes alike, or a damaged file: not ours to go by.
@@ -66,21 +57,7 @@ bool load(SplitHistory& history, const std::string& deviceSet) {
 bool save(SplitHistory& history, const std::string& deviceSet) {
     const std::string path = pathFor(deviceSet);
     if (path.empty()) return false;
-    const std::string dir = path.substr(0, path.rfind('/'));
-    for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1)) mkdir(dir.substr(0, p).c_str(), 0755);
-    mkdir(dir.c_str(), 0755);
-    const std::string tmp = path + ".tmp." + std::to_string(getpid());
-    bool written = false;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (out) {
-            out << firstLine(deviceSet) << "\n" << history.serialize();
-            out.close();
-            written = out.good();
-        }
-    }
-    if (written && std::rename(tmp.c_str(), path.c_str()) == 0) return true;
-    std::remove(tmp.c_str());
+    if (transform::writeWholeFile(path, firstLine(deviceSet) + "\n" + history.serialize())) return true;
     if (!warnedUnwritable.exchange(true))
         HETERO_LOG(Warn, "cannot write the split history to %s; the next run learns afresh", path.c_str());
     return false;

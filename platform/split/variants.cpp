@@ -7,6 +7,7 @@
 #include "devices/backend_objects.hpp"
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
+#include "platform/objects/kept_binaries.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/support/log.hpp"
@@ -22,13 +23,20 @@ void ProgramVariants::build(Context* context) {
     const auto& slots = Device::instance()->slots();
     for (unsigned s = 0; s < context->slotCount(); ++s) {
         cl_device_id d = slots[s].device;
-        backend::Program p = backend::programFromSource(context->backend(s), source);
         // Two slots of one PoCL device run the chunk variant at once: each needs a kernel hash of
-        // its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug).
+        // its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug). PoCL hashes a program built
+        // from a binary by the binary alone, whatever the options: such a slot is built from source.
         const std::string slotOptions = slotOwnBuildOptions(slots, s, options);
-        if (p && backend::build(p.get(), d, slotOptions.c_str()) != CL_SUCCESS) {
-            HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
-            p.reset();
+        const bool keep = slotOptions == options && kept_binaries::keepable(slots[s], source);
+        backend::Program p;
+        if (keep) p = kept_binaries::fromKept(slots[s], context->backend(s), source, options).program;
+        if (!p) {
+            p = backend::programFromSource(context->backend(s), source);
+            if (p && backend::build(p.get(), d, slotOptions.c_str()) != CL_SUCCESS) {
+                HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
+                p.reset();
+            }
+            if (p && keep) kept_binaries::keep(slots[s], p.get(), source, options);
         }
         built.push_back(std::move(p));
     }

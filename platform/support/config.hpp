@@ -12,6 +12,8 @@
 //   gpu_slots     HETERO_GPU_SLOTS   the slots the N-way split counts as GPUs (platform/split/config.hpp)
 //   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
 //                                    (platform/split/history_store.hpp)
+//   binary_cache  HETERO_BINARY_CACHE  on (default) | off: backend program binaries kept between builds
+//                                    (platform/objects/kept_binaries.hpp)
 //   pinned_budget HETERO_PINNED_BUDGET bytes of pinned host memory for host copies (platform/memory/pinned_pool.hpp)
 #pragma once
 

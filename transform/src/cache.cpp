@@ -1,6 +1,7 @@
 #include "cache.hpp"
 
 #include "transform/cache_location.hpp"
+#include "transform/length_prefixed.hpp"
 
 #include "parse.hpp"
 
@@ -36,56 +37,6 @@ std::string& versionStorage() {
     }();
     return v;
 }
-
-// Length-prefixed fields: unambiguous for any bytes.
-class Writer {
-public:
-    void str(const std::string& s) { out_ += std::to_string(s.size()) + ":" + s; }
-    void num(uint64_t v) { str(std::to_string(v)); }
-    const std::string& text() const { return out_; }
-
-private:
-    std::string out_;
-};
-
-class Reader {
-public:
-    explicit Reader(const std::string& s) : s_(s) {}
-    bool str(std::string& out) {
-        const size_t colon = s_.find(':', pos_);
-        if (colon == std::string::npos || colon == pos_ || colon - pos_ > 20) return false;
-        size_t n = 0;
-        for (size_t i = pos_; i < colon; ++i) {
-            if (s_[i] < '0' || s_[i] > '9') return false;
-            n = n * 10 + static_cast<size_t>(s_[i] - '0');
-        }
-        if (colon + 1 + n > s_.size()) return false;
-        out = s_.substr(colon + 1, n);
-        pos_ = colon + 1 + n;
-        return true;
-    }
-    bool num(uint64_t& v) {
-        std::string t;
-        if (!str(t) || t.empty() || t.size() > 20) return false;
-        v = 0;
-        for (char c : t) {
-            if (c < '0' || c > '9') return false;
-            v = v * 10 + static_cast<uint64_t>(c - '0');
-        }
-        return true;
-    }
-    bool flag(bool& b) {
-        uint64_t v;
-        if (!num(v) || v > 1) return false;
-        b = v == 1;
-        return true;
-    }
-    bool done() const { return pos_ == s_.size(); }
-
-private:
-    const std::string& s_;
-    size_t pos_ = 0;
-};
 
 // One folder per transform version: <cache>/hetero/transform-<version hash>/<key hash>.cache.
 std::string versionFolder() {
@@ -125,12 +76,9 @@ void removeOtherVersions() {
 std::optional<std::string> readDisk(const std::string& key) {
     const std::string path = fileFor(key);
     if (path.empty()) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string content = ss.str();
-    Reader r(content);
+    const auto content = readWholeFile(path);
+    if (!content) return std::nullopt;
+    FieldReader r(*content);
     std::string storedKey, payload;
     if (!r.str(storedKey) || storedKey != key || !r.str(payload) || !r.done()) return std::nullopt;
     return payload;
@@ -139,10 +87,6 @@ std::optional<std::string> readDisk(const std::string& key) {
 void writeDisk(const std::string& key, const std::string& payload) {
     const std::string path = fileFor(key);
     if (path.empty()) return;
-    // mkdir -p of the cache directory; failures show up when opening the file.
-    const std::string dir = path.substr(0, path.rfind('/'));
-    for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1)) mkdir(dir.substr(0, p).c_str(), 0755);
-    mkdir(dir.c_str(), 0755);
     static std::string cleanedFor;  // once per process and version
     {
         std::lock_guard<std::mutex> lock(gMutex);
@@ -151,33 +95,21 @@ void writeDisk(const std::string& key, const std::string& payload) {
             removeOtherVersions();
         }
     }
-    static std::atomic<unsigned> counter{0};
-    const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
-    Writer w;
+    FieldWriter w;
     w.str(key);
     w.str(payload);
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        if (!out) return;
-        out << w.text();
-        if (!out.good()) {
-            out.close();
-            std::remove(tmp.c_str());
-            return;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());  // atomic replace
+    writeWholeFile(path, w.text());  // disk errors are ignored: the entry is made again next time
 }
 
 std::string serializeVariants(const Variants& v) {
-    Writer w;
+    FieldWriter w;
     w.str(v.source);
     w.str(v.log);
     return w.text();
 }
 
 std::optional<Variants> deserializeVariants(const std::string& s) {
-    Reader r(s);
+    FieldReader r(s);
     Variants v;
     if (!r.str(v.source) || !r.str(v.log) || !r.done()) return std::nullopt;
     return v;
@@ -203,7 +135,7 @@ void clearMemoryCache() {
 }
 
 std::string cacheKey(const std::vector<std::string>& sources, const std::string& options, const std::string& kind) {
-    Writer w;
+    FieldWriter w;
     w.str(cacheVersion());
     w.str(kind + (macroKernelsEnabled() ? " macro-kernels" : ""));
     w.str(options);
@@ -213,7 +145,7 @@ std::string cacheKey(const std::vector<std::string>& sources, const std::string&
 }
 
 std::string serialize(const ProgramAnalysis& a) {
-    Writer w;
+    FieldWriter w;
     w.num(a.parsed);
     w.str(a.log);
     w.num(a.kernels.size());
@@ -239,7 +171,7 @@ std::string serialize(const ProgramAnalysis& a) {
 }
 
 std::optional<ProgramAnalysis> deserializeAnalysis(const std::string& s) {
-    Reader r(s);
+    FieldReader r(s);
     ProgramAnalysis a;
     uint64_t n = 0;
     if (!r.flag(a.parsed) || !r.str(a.log) || !r.num(n)) return std::nullopt;
@@ -336,6 +268,38 @@ std::string userCacheDirectory() {
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hetero";
     if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hetero";
     return {};
+}
+
+bool writeWholeFile(const std::string& path, const std::string& content) {
+    const size_t slash = path.rfind('/');
+    if (slash != std::string::npos && slash > 0) {
+        const std::string dir = path.substr(0, slash);  // mkdir -p; failures show up when opening the file
+        for (size_t p = 1; p != std::string::npos; p = dir.find('/', p + 1)) mkdir(dir.substr(0, p).c_str(), 0755);
+        mkdir(dir.c_str(), 0755);
+    }
+    static std::atomic<unsigned> counter{0};
+    const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter++);
+    bool written = false;
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (out) {
+            out << content;
+            out.close();
+            written = out.good();
+        }
+    }
+    if (written && std::rename(tmp.c_str(), path.c_str()) == 0) return true;
+    std::remove(tmp.c_str());
+    return false;
+}
+
+std::optional<std::string> readWholeFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return std::nullopt;
+    return text.str();
 }
 
 std::string fileNameHash(const std::string& text) {

@@ -32,7 +32,8 @@ extern "C" {
 /* Work-groups run on slot 0 (whole, or its part of a split), slot 1 at +1, ... up to slot 7. */
 #define CL_HETERO_WORK_GROUPS_SLOT0         16
 #define CL_HETERO_WORK_GROUPS_SLOTS         8
-#define CL_HETERO_COUNTER_COUNT             24
+#define CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES 24  /* backend builds that loaded a binary kept by an earlier build */
+#define CL_HETERO_COUNTER_COUNT             25
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when

@@ -1,0 +1,45 @@
+// Backend programs built from source, kept between runs as the backend's own binaries: the next
+// build of the same source with the same options on the same device and driver loads the binary.
+// PoCL compiles (preprocesses, at least) every source build, even of a source its own cache holds:
+// 39-55 ms a build on the H200's 16 cores against 1.5-2.2 ms from its binary; NVIDIA 4-5 ms against
+// 2.2-2.5 (docs/results/h200-session32). Every process paid PoCL's for the application's program in
+// clBuildProgram, and again for the split variants in its first launch that would split.
+//
+// One file per build in the user's cache directory ($XDG_CACHE_HOME/hetero/binaries, else
+// ~/.cache/hetero/binaries), holding its whole key (the slot's platform, device, device version and
+// driver version, the options, the source), the build log and the binary; used only when the key
+// matches exactly. HETERO_BINARY_CACHE=off (config key binary_cache) turns it off. A file that is
+// not an entry, or a directory that cannot be written, is ignored with one warning.
+#pragma once
+
+#include "devices/backend.hpp"
+#include "devices/backend_call.hpp"
+
+#include <string>
+
+namespace hetero::kept_binaries {
+
+// False when HETERO_BINARY_CACHE (or binary_cache in the configuration file) is off or 0.
+bool enabled();
+
+// Whether builds of `source` on `slot` are kept: the cache is on; the backend's binaries keep what
+// Hetero asks of a program (its kernels' argument information: PoCL's and NVIDIA's do); and what
+// the build makes depends on the source and the options alone: no #include (a header on disk may
+// change between runs), no __DATE__ or __TIME__.
+bool keepable(const Slot& slot, const std::string& source);
+
+struct Built {
+    backend::Program program;  // empty when nothing was kept, or what was kept did not build
+    std::string log;           // the build log of the build that was kept
+};
+
+// `source` built with `options` on `slot` from the binary kept for them (keepable() asked first).
+Built fromKept(const Slot& slot, cl_context context, const std::string& source, const std::string& options);
+
+// Keeps the binary and build log of `program`, just built on `slot` from `source` with `options`.
+void keep(const Slot& slot, cl_program program, const std::string& source, const std::string& options);
+
+// Where the entry for that build is kept; empty when no cache directory is known. For tests.
+std::string pathFor(const Slot& slot, const std::string& source, const std::string& options);
+
+}  // namespace hetero::kept_binaries

@@ -1,0 +1,245 @@
+// Program binaries kept between builds (platform/objects/kept_binaries.hpp): a build of a source
+// with options that were built before loads the backend's binary, and gives what a build from the
+// source gives. Hidden cases, each run by test/icd/CMakeLists.txt with a cache directory of its own
+// (XDG_CACHE_HOME), counting builds from kept binaries (CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES).
+#include "cl_test.hpp"
+#include "hetero_counters.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using cltest::Counters;
+using cltest::Env;
+using cltest::setArg;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kPutSource = R"(
+    __kernel void put(__global int* v) {
+        int i = get_global_id(0);
+        v[i] = VALUE + i * 3;
+    })";
+
+cl_ulong fromKept(Env& env) { return Counters::read(env.platform)[CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES]; }
+
+fs::path keptFolder() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    REQUIRE(xdg != nullptr);  // set by the test's environment: a folder of its own
+    return fs::path(xdg) / "hetero" / "binaries";
+}
+
+std::set<fs::path> keptFiles() {
+    std::set<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(keptFolder(), ec))
+        if (e.path().extension() == ".bin") files.insert(e.path());
+    return files;
+}
+
+// `put` of `program` over n work-items (work-groups of 64): each element must read value + 3i.
+void checkPut(Env& env, cl_program program, int value, size_t n = 256) {
+    cl_kernel k = env.kernel(program, "put");
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+    setArg(k, 0, out);
+    const size_t local = 64;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    auto v = env.read<cl_int>(out, n);
+    size_t right = 0;
+    for (size_t i = 0; i < n; ++i) right += v[i] == value + 3 * static_cast<int>(i);
+    CHECK(right == n);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+std::string buildLog(Env& env, cl_program p) {
+    size_t n = 0;
+    REQUIRE(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) == CL_SUCCESS);
+    std::string log(n, '\0');
+    REQUIRE(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr) == CL_SUCCESS);
+    return log;
+}
+
+}  // namespace
+
+TEST_CASE("a program built again from the same source and options loads the binary its first build kept",
+          "[.kept-binaries]") {
+    Env env;
+    const std::string source = cltest::nonce("kept") + kPutSource;
+    const auto before = keptFiles();
+    const cl_ulong k0 = fromKept(env);
+    cl_program first = env.build(source, "-DVALUE=7 -cl-kernel-arg-info");
+    CHECK(fromKept(env) == k0);  // nothing kept for it yet
+    CHECK(keptFiles().size() == before.size() + 1);
+    checkPut(env, first, 7);
+
+    cl_program again = env.build(source, "-DVALUE=7 -cl-kernel-arg-info");
+    CHECK(fromKept(env) == k0 + 1);
+    checkPut(env, again, 7);
+    // What the application asks of a program is answered as for the first.
+    size_t kernels = 0;
+    REQUIRE(clGetProgramInfo(again, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, nullptr) == CL_SUCCESS);
+    CHECK(kernels == 1);
+    cl_program_binary_type type = 0;
+    REQUIRE(clGetProgramBuildInfo(again, env.device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr) == CL_SUCCESS);
+    CHECK(type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    cl_kernel k = env.kernel(again, "put");
+    cl_kernel_arg_address_qualifier qualifier = 0;
+    REQUIRE(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof qualifier, &qualifier, nullptr) == CL_SUCCESS);
+    CHECK(qualifier == CL_KERNEL_ARG_ADDRESS_GLOBAL);
+    clReleaseKernel(k);
+    // Its binary makes a program of its own.
+    size_t size = 0;
+    REQUIRE(clGetProgramInfo(again, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
+    std::vector<unsigned char> binary(size);
+    unsigned char* into = binary.data();
+    REQUIRE(clGetProgramInfo(again, CL_PROGRAM_BINARIES, sizeof into, &into, nullptr) == CL_SUCCESS);
+    const unsigned char* from = binary.data();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    cl_program loaded = clCreateProgramWithBinary(env.context, 1, &env.device, &size, &from, &status, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(loaded, 1, &env.device, "", nullptr, nullptr) == CL_SUCCESS);
+    checkPut(env, loaded, 7);
+
+    // Other options are another build.
+    cl_program other = env.build(source, "-DVALUE=8 -cl-kernel-arg-info");
+    CHECK(fromKept(env) == k0 + 1);
+    checkPut(env, other, 8);
+    for (cl_program p : {first, again, loaded, other}) clReleaseProgram(p);
+}
+
+TEST_CASE("a program built from a kept binary keeps the log of the build that was kept", "[.kept-binaries]") {
+    Env env;
+    const std::string mark = "kept-binary-warning-" + std::to_string(std::rand());
+    const std::string source = cltest::nonce("kept-log") + "#warning " + mark + "\n" + kPutSource;
+    const cl_ulong k0 = fromKept(env);
+    cl_program first = env.build(source, "-DVALUE=1");
+    REQUIRE(buildLog(env, first).find(mark) != std::string::npos);
+    cl_program again = env.build(source, "-DVALUE=1");
+    CHECK(fromKept(env) == k0 + 1);
+    CHECK(buildLog(env, again).find(mark) != std::string::npos);
+    checkPut(env, again, 1);
+    clReleaseProgram(first);
+    clReleaseProgram(again);
+}
+
+TEST_CASE("a program built from a kept binary is built from its source again with other options", "[.kept-binaries]") {
+    Env env;
+    const std::string source = cltest::nonce("kept-rebuild") + kPutSource;
+    const cl_ulong k0 = fromKept(env);
+    cl_program first = env.build(source, "-DVALUE=1");
+    cl_program again = env.build(source, "-DVALUE=1");
+    REQUIRE(fromKept(env) == k0 + 1);
+    checkPut(env, again, 1);  // its kernels are released: it may be built again
+    REQUIRE(clBuildProgram(again, 1, &env.device, "-DVALUE=2", nullptr, nullptr) == CL_SUCCESS);
+    checkPut(env, again, 2);
+    char options[64] = {};
+    REQUIRE(clGetProgramBuildInfo(again, env.device, CL_PROGRAM_BUILD_OPTIONS, sizeof options, options, nullptr) ==
+            CL_SUCCESS);
+    CHECK(std::string(options) == "-DVALUE=2");
+    // And back: the binary kept for the first options is taken again.
+    REQUIRE(clBuildProgram(again, 1, &env.device, "-DVALUE=1", nullptr, nullptr) == CL_SUCCESS);
+    CHECK(fromKept(env) == k0 + 2);
+    checkPut(env, again, 1);
+    clReleaseProgram(first);
+    clReleaseProgram(again);
+}
+
+TEST_CASE("a source that includes a file is built from the source every time", "[.kept-binaries]") {
+    Env env;
+    const fs::path folder = keptFolder().parent_path() / ("kept-include-" + std::to_string(std::rand()));
+    fs::create_directories(folder);
+    auto header = [&](int value) {
+        std::ofstream(folder / "kept_value.h") << "#define VALUE " << value << "\n";
+    };
+    const std::string options = "-I " + folder.string();
+    const std::string source = cltest::nonce("kept-include") + "#include \"kept_value.h\"\n" + kPutSource;
+    const cl_ulong k0 = fromKept(env);
+    header(1);
+    cl_program first = env.build(source, options.c_str());
+    checkPut(env, first, 1);
+    header(2);  // the same source and options now make another program
+    cl_program again = env.build(source, options.c_str());
+    checkPut(env, again, 2);
+    CHECK(fromKept(env) == k0);
+    clReleaseProgram(first);
+    clReleaseProgram(again);
+    fs::remove_all(folder);
+}
+
+TEST_CASE("a damaged kept binary is ignored, and kept again by the next build", "[.kept-binaries]") {
+    Env env;
+    const std::string source = cltest::nonce("kept-damaged") + kPutSource;
+    const auto before = keptFiles();
+    const cl_ulong k0 = fromKept(env);
+    cl_program first = env.build(source, "-DVALUE=5");
+    std::vector<fs::path> made;
+    for (const auto& f : keptFiles())
+        if (!before.count(f)) made.push_back(f);
+    REQUIRE(made.size() == 1);
+    std::ofstream(made[0], std::ios::trunc) << "not a kept binary";
+    cl_program again = env.build(source, "-DVALUE=5");
+    CHECK(fromKept(env) == k0);
+    checkPut(env, again, 5);
+    cl_program third = env.build(source, "-DVALUE=5");
+    CHECK(fromKept(env) == k0 + 1);
+    checkPut(env, third, 5);
+    for (cl_program p : {first, again, third}) clReleaseProgram(p);
+}
+
+// Run with HETERO_BINARY_CACHE=off, and with a cache directory that cannot be made: every build is
+// from the source, and nothing is kept.
+TEST_CASE("builds keep no binary when they may not", "[.kept-binaries-none]") {
+    Env env;
+    const std::string source = cltest::nonce("kept-none") + kPutSource;
+    const auto before = keptFiles();
+    const cl_ulong k0 = fromKept(env);
+    cl_program first = env.build(source, "-DVALUE=3");
+    cl_program again = env.build(source, "-DVALUE=3");
+    CHECK(fromKept(env) == k0);
+    CHECK(keptFiles() == before);
+    checkPut(env, again, 3);
+    clReleaseProgram(first);
+    clReleaseProgram(again);
+}
+
+// Two slots of one PoCL device, every launch split, the variants built by the first launch (run
+// whole): PoCL names a program built from a binary by the binary alone, so the second slot's split
+// variants, which need a name of their own there (slotOwnBuildOptions), are never taken from a
+// kept binary. The application's program and the first slot's variants are.
+TEST_CASE("the split variants of a second slot of one PoCL device are built from the source", "[.kept-binaries-split]") {
+    Env env;
+    const std::string source = cltest::nonce("kept-split") + kPutSource;
+    const size_t n = 4096;
+    auto launchTwice = [&](cl_program p) {
+        cl_kernel k = env.kernel(p, "put");
+        cl_mem out = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
+        setArg(k, 0, out);
+        const size_t local = 64;
+        for (int launch = 0; launch < 2; ++launch) {
+            REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+            REQUIRE(clFinish(env.queue) == CL_SUCCESS);  // the first completes after the variants' build
+        }
+        auto v = env.read<cl_int>(out, n);
+        size_t right = 0;
+        for (size_t i = 0; i < n; ++i) right += v[i] == 4 + 3 * static_cast<int>(i);
+        CHECK(right == n);
+        clReleaseMemObject(out);
+        clReleaseKernel(k);
+    };
+    const cl_ulong splitBefore = Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE];
+    cl_program first = env.build(source, "-DVALUE=4");
+    const cl_ulong k0 = fromKept(env);
+    launchTwice(first);
+    CHECK(fromKept(env) == k0);  // the variants' first build: from the source on both slots
+    cl_program again = env.build(source, "-DVALUE=4");
+    CHECK(fromKept(env) == k0 + 2);  // the application's program, on both slots
+    launchTwice(again);
+    CHECK(fromKept(env) == k0 + 3);  // the variants: the first slot's alone
+    CHECK(Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] >= splitBefore + 2);
+    clReleaseProgram(first);
+    clReleaseProgram(again);
+}
