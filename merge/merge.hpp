@@ -9,6 +9,8 @@
 #include "platform/support/object.hpp"
 
 #include <cstddef>
+#include <functional>
+#include <string>
 #include <mutex>
 #include <vector>
 
@@ -22,7 +24,10 @@ const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 
 // and device, built on first use; thread-safe. Used only while the context lives.
 class KernelSet {
 public:
-    KernelSet(cl_context context, cl_device_id device) : context_(context), device_(device) {}
+    // How the kernels' program is built from its source: by default, compiled.
+    using Builder = std::function<backend::Program(const std::string& source)>;
+    KernelSet(cl_context context, cl_device_id device, Builder builder = {})
+        : context_(context), device_(device), builder_(std::move(builder)) {}
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
@@ -48,6 +53,7 @@ private:
     void build();  // with mutex_ held
     const cl_context context_;
     const cl_device_id device_;
+    const Builder builder_;
     std::mutex mutex_;  // building, and each kernel's arguments + enqueue
     backend::Program program_;
     backend::Kernel kernels_[4];  // merges, by log2(element size)

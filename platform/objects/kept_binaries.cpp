@@ -74,6 +74,17 @@ bool keepable(const Slot& slot, const std::string& source) {
            source.find("__DATE__") == std::string::npos && source.find("__TIME__") == std::string::npos;
 }
 
+backend::Program build(const Slot& slot, cl_context context, const std::string& source, const std::string& options,
+                       bool mayKeep) {
+    const bool keeps = mayKeep && keepable(slot, source);
+    if (keeps)
+        if (Built kept = fromKept(slot, context, source, options); kept.program) return std::move(kept.program);
+    backend::Program program = backend::programFromSource(context, source);
+    if (!program || backend::build(program.get(), slot.device, options.c_str()) != CL_SUCCESS) return {};
+    if (keeps) keep(slot, program.get(), source, options);
+    return program;
+}
+
 std::string pathFor(const Slot& slot, const std::string& source, const std::string& options) {
     return pathForKey(keyFor(slot, source, options));
 }

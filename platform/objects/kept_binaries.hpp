@@ -39,6 +39,11 @@ Built fromKept(const Slot& slot, cl_context context, const std::string& source, 
 // Keeps the binary and build log of `program`, just built on `slot` from `source` with `options`.
 void keep(const Slot& slot, cl_program program, const std::string& source, const std::string& options);
 
+// `source` built with `options` on `slot`: from the binary kept for them when `mayKeep` and
+// keepable(), else from the source, keeping its binary when it may. Empty when it does not build.
+backend::Program build(const Slot& slot, cl_context context, const std::string& source, const std::string& options,
+                       bool mayKeep = true);
+
 // Where the entry for that build is kept; empty when no cache directory is known. For tests.
 std::string pathFor(const Slot& slot, const std::string& source, const std::string& options);
 

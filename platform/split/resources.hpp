@@ -17,7 +17,8 @@ class Context;
 
 struct SplitResources {
     struct Slot {
-        Slot(cl_context context, cl_device_id device) : mergeKernels(context, device) {}
+        Slot(cl_context context, cl_device_id device, merge::KernelSet::Builder builder)
+            : mergeKernels(context, device, std::move(builder)) {}
         backend::Queue queue;
         merge::KernelSet mergeKernels;
     };

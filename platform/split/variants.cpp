@@ -13,50 +13,85 @@
 #include "platform/support/log.hpp"
 #include "platform/support/thread_name.hpp"
 
+#include <exception>
+#include <functional>
 #include <system_error>
 #include <thread>
 
 namespace hetero {
 
-void ProgramVariants::build(Context* context) {
-    std::vector<backend::Program> built;
-    const auto& slots = Device::instance()->slots();
-    for (unsigned s = 0; s < context->slotCount(); ++s) {
-        cl_device_id d = slots[s].device;
-        // Two slots of one PoCL device run the chunk variant at once: each needs a kernel hash of
-        // its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug). PoCL hashes a program built
-        // from a binary by the binary alone, whatever the options: such a slot is built from source.
-        const std::string slotOptions = slotOwnBuildOptions(slots, s, options);
-        const bool keep = slotOptions == options && kept_binaries::keepable(slots[s], source);
-        backend::Program p;
-        if (keep) p = kept_binaries::fromKept(slots[s], context->backend(s), source, options).program;
-        if (!p) {
-            p = backend::programFromSource(context->backend(s), source);
-            if (p && backend::build(p.get(), d, slotOptions.c_str()) != CL_SUCCESS) {
-                HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
-                p.reset();
-            }
-            if (p && keep) kept_binaries::keep(slots[s], p.get(), source, options);
+namespace {
+
+// Runs every job at once, each but the first in a thread of its own (on this thread where no
+// thread can be had), and returns when all have; then rethrows the first job's exception, if any.
+void runAtOnce(const std::vector<std::function<void()>>& jobs) {
+    std::vector<std::exception_ptr> failed(jobs.size());
+    auto run = [&](size_t i) {
+        try {
+            jobs[i]();
+        } catch (...) {
+            failed[i] = std::current_exception();
         }
-        built.push_back(std::move(p));
+    };
+    std::vector<std::thread> threads;
+    for (size_t i = 1; i < jobs.size(); ++i) {
+        try {
+            threads.emplace_back([&run, i] {
+                nameThisThread("hetero variants");
+                run(i);
+            });
+        } catch (const std::system_error&) {
+            run(i);
+        }
     }
-    programs = std::move(built);  // read by others only once state_ says Built
+    if (!jobs.empty()) run(0);
+    for (auto& t : threads) t.join();
+    for (auto& f : failed)
+        if (f) std::rethrow_exception(f);
+}
+
+}  // namespace
+
+void ProgramVariants::build(Context* context) {
+    const auto& slots = Device::instance()->slots();
+    std::vector<backend::Program> built(context->slotCount());
+    // Every slot's build, and every GPU slot's merge kernels, at once: the launch that started the
+    // build completes after it (buildInBackground), and one after another they took longer than
+    // syr2k's whole launch on an H200 (NVIDIA's variants, PoCL's, NVIDIA's merge kernels: the
+    // first launch 14.4-15.7 ms against 9.25 native with kept binaries; docs/results/h200-session32).
+    std::vector<std::function<void()>> jobs;
+    for (unsigned s = 0; s < context->slotCount(); ++s) {
+        jobs.push_back([&, s] {
+            // Two slots of one PoCL device run the chunk variant at once: each needs a kernel hash
+            // of its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug). PoCL names a program
+            // built from a binary by the binary alone, whatever the options: such a slot is built
+            // from source.
+            const std::string slotOptions = slotOwnBuildOptions(slots, s, options);
+            built[s] = kept_binaries::build(slots[s], context->backend(s), source, slotOptions, slotOptions == options);
+            if (!built[s]) HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
+        });
+    }
     // Every discrete split merges on a GPU slot (the pair's on its GPU, N-way ones on the primary,
     // which also search changed spans on every other GPU slot; unified splits merge nothing): those
     // kernels are built here, with the variants, before they count as built, so that no split
     // builds or waits for them. Built by the first split that merged, NVIDIA's build of them (about
     // 190 ms on a fresh machine) was that split's merge: syr2k LARGE's first planned split took
     // 199 ms against 5.2 whole on an H200 (docs/results/h200-session30); over four H100s one build
-    // per GPU added 13 ms to the first split.
+    // per GPU added 13 ms to the first split. Built even where the variants do not build on that
+    // slot (it is not known yet): no split merges there then, and the kernels go unused.
     if (context->memoryModel() == MemoryModel::Discrete) {
         for (unsigned s : Backends::instance().gpuSlots()) {
-            if (s >= context->slotCount() || !programs[s]) continue;
-            try {
-                context->splitResources().slot(s).mergeKernels.prepare();
-            } catch (const Error&) {  // the first launch that needs them tries again, and fails there
-            }
+            if (s >= context->slotCount()) continue;
+            jobs.push_back([context, s] {
+                try {
+                    context->splitResources().slot(s).mergeKernels.prepare();
+                } catch (const Error&) {  // the first launch that needs them tries again, and fails there
+                }
+            });
         }
     }
+    runAtOnce(jobs);
+    programs = std::move(built);  // read by others only once state_ says Built
     state_.store(State::Built, std::memory_order_release);
 }
 
