@@ -17,29 +17,6 @@ namespace {
 
 std::atomic<uint64_t> pinnedTotal{0};
 
-// "0", "off", "512M", "8G", "1073741824": bytes (K, M, G, T are powers of 1024). -1 if not understood.
-int64_t parseBytes(const std::string& text) {
-    if (text == "off" || text == "none") return 0;
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || v < 0) return -1;
-    std::string unit(end);
-    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
-    double scale = 1;
-    if (unit.size() == 1) {
-        switch (std::toupper(static_cast<unsigned char>(unit[0]))) {
-        case 'K': scale = 1024.0; break;
-        case 'M': scale = 1024.0 * 1024; break;
-        case 'G': scale = 1024.0 * 1024 * 1024; break;
-        case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
-        default: return -1;
-        }
-    } else if (!unit.empty()) {
-        return -1;
-    }
-    return static_cast<int64_t>(v * scale);
-}
-
 uint64_t defaultBudget() {
     long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
     if (pages <= 0 || pageSize <= 0) return uint64_t{1} << 30;
@@ -52,7 +29,7 @@ uint64_t PinnedPool::budget() {
     static const uint64_t value = [] {
         auto v = config::get("HETERO_PINNED_BUDGET", "pinned_budget");
         if (!v || v->empty() || *v == "auto") return defaultBudget();
-        int64_t bytes = parseBytes(*v);
+        int64_t bytes = config::parseBytes(*v);
         if (bytes < 0) {
             HETERO_LOG(Warn, "HETERO_PINNED_BUDGET=%s not understood (bytes, with K/M/G/T, or off); using the default",
                        v->c_str());

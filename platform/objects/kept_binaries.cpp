@@ -8,14 +8,23 @@
 #include "transform/cache_location.hpp"
 #include "transform/length_prefixed.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
+#include <vector>
 
 namespace hetero::kept_binaries {
 namespace {
 
 constexpr const char* kMagic = "hetero kept binary 1\n";
+constexpr uint64_t kDefaultMostBytes = uint64_t{512} << 20;
 
 std::atomic<bool> warnedUnreadable{false}, warnedUnwritable{false};
 
@@ -57,26 +66,74 @@ bool hasDirective(const std::string& source, const char* name) {
     return false;
 }
 
-}  // namespace
-
-bool enabled() {
-    static const bool on = [] {
-        const std::string v = config::get("HETERO_BINARY_CACHE", "binary_cache").value_or("on");
-        return !(v == "off" || v == "0");
-    }();
-    return on;
+// Past mostBytesKept() in `folder`, removes the entries used least recently (by modification time,
+// which a use renews) but `keep`, down to 3/4 of it. Another process may remove the same at once:
+// an entry that is gone is gone. Also removes what a process that ended while writing an entry
+// left (writeWholeFile's ".tmp." files), an hour on.
+void removeLeastRecentlyUsed(const std::string& folder, const std::string& keep) {
+    struct Entry {
+        timespec used;
+        std::string path;
+        uint64_t bytes;
+    };
+    std::vector<Entry> entries;
+    uint64_t total = 0;
+    DIR* d = opendir(folder.c_str());
+    if (!d) return;
+    while (dirent* e = readdir(d)) {
+        const std::string name = e->d_name;
+        const std::string path = folder + "/" + name;
+        struct stat st;
+        if (name.find(".bin.tmp.") != std::string::npos) {
+            if (stat(path.c_str(), &st) == 0 && st.st_mtime + 3600 < std::time(nullptr)) std::remove(path.c_str());
+            continue;
+        }
+        if (name.size() < 4 || name.compare(name.size() - 4, 4, ".bin") != 0) continue;
+        if (stat(path.c_str(), &st) != 0) continue;
+        total += static_cast<uint64_t>(st.st_size);
+        if (path != keep) entries.push_back({st.st_mtim, path, static_cast<uint64_t>(st.st_size)});
+    }
+    closedir(d);
+    if (total <= mostBytesKept()) return;
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        if (a.used.tv_sec != b.used.tv_sec) return a.used.tv_sec < b.used.tv_sec;
+        if (a.used.tv_nsec != b.used.tv_nsec) return a.used.tv_nsec < b.used.tv_nsec;
+        return a.path < b.path;
+    });
+    const uint64_t target = mostBytesKept() / 4 * 3;
+    for (const auto& e : entries) {
+        if (total <= target) break;
+        std::remove(e.path.c_str());
+        total -= e.bytes;
+    }
 }
 
-bool keepable(const Slot& slot, const std::string& source) {
+}  // namespace
+
+uint64_t mostBytesKept() {
+    static const uint64_t most = [] {
+        const std::string v = config::get("HETERO_BINARY_CACHE", "binary_cache").value_or("on");
+        if (v == "on" || v == "auto") return kDefaultMostBytes;
+        const int64_t bytes = config::parseBytes(v);
+        if (bytes >= 0) return static_cast<uint64_t>(bytes);
+        HETERO_LOG(Warn, "HETERO_BINARY_CACHE=%s not understood (on, off, or bytes with K/M/G/T); keeping up to 512 MiB",
+                   v.c_str());
+        return kDefaultMostBytes;
+    }();
+    return most;
+}
+
+bool keepable(const Slot& slot, const std::string& source, const std::string& options) {
     // Backends checked to keep argument information in their binaries (Kernel::setArg needs it).
     const bool backendKeepsEnough = slot.isPocl() || slot.platformName == "NVIDIA CUDA";
-    return enabled() && backendKeepsEnough && !hasDirective(source, "include") &&
-           source.find("__DATE__") == std::string::npos && source.find("__TIME__") == std::string::npos;
+    return mostBytesKept() > 0 && backendKeepsEnough && !hasDirective(source, "include") &&
+           source.find("__DATE__") == std::string::npos && source.find("__TIME__") == std::string::npos &&
+           options.find("-include") == std::string::npos && options.find("-imacros") == std::string::npos;
 }
 
 backend::Program build(const Slot& slot, cl_context context, const std::string& source, const std::string& options,
                        bool mayKeep) {
-    const bool keeps = mayKeep && keepable(slot, source);
+    const bool keeps = mayKeep && keepable(slot, source, options);
     if (keeps)
         if (Built kept = fromKept(slot, context, source, options); kept.program) return std::move(kept.program);
     backend::Program program = backend::programFromSource(context, source);
@@ -96,12 +153,13 @@ Built fromKept(const Slot& slot, cl_context context, const std::string& source, 
     const auto content = transform::readWholeFile(path);
     if (!content) return {};  // none kept yet
     Built built;
-    std::string storedKey, binary;
+    std::string storedKey, binary, binaryHash;
     const size_t magic = std::strlen(kMagic);
     const bool entry = content->compare(0, magic, kMagic) == 0;
     const std::string fields = entry ? content->substr(magic) : std::string();
     transform::FieldReader r(fields);
-    if (!entry || !r.str(storedKey) || !r.str(built.log) || !r.str(binary) || !r.done() || binary.empty()) {
+    if (!entry || !r.str(storedKey) || !r.str(built.log) || !r.str(binary) || !r.str(binaryHash) || !r.done() ||
+        binary.empty() || binaryHash != transform::fileNameHash(binary)) {
         if (!warnedUnreadable.exchange(true))
             HETERO_LOG(Warn, "%s is not a program binary Hetero kept; ignored (the program is built from source)",
                        path.c_str());
@@ -117,6 +175,7 @@ Built fromKept(const Slot& slot, cl_context context, const std::string& source, 
     }
     built.program = std::move(program);
     counters::add(counters::ProgramsFromKeptBinaries);
+    utimensat(AT_FDCWD, path.c_str(), nullptr, 0);  // used now: the last to go
     return built;
 }
 
@@ -129,9 +188,15 @@ void keep(const Slot& slot, cl_program program, const std::string& source, const
     transform::FieldWriter w;
     w.str(key);
     w.str(backend::programBuildLog(program, slot.device));
-    w.str(std::string(binary.begin(), binary.end()));
-    if (!transform::writeWholeFile(path, kMagic + w.text()) && !warnedUnwritable.exchange(true))
-        HETERO_LOG(Warn, "cannot keep program binaries in %s; programs are built from source", path.c_str());
+    const std::string bytes(binary.begin(), binary.end());
+    w.str(bytes);
+    w.str(transform::fileNameHash(bytes));
+    if (!transform::writeWholeFile(path, kMagic + w.text())) {
+        if (!warnedUnwritable.exchange(true))
+            HETERO_LOG(Warn, "cannot keep program binaries in %s; programs are built from source", path.c_str());
+        return;
+    }
+    removeLeastRecentlyUsed(path.substr(0, path.rfind('/')), path);
 }
 
 }  // namespace hetero::kept_binaries

@@ -7,26 +7,29 @@
 //
 // One file per build in the user's cache directory ($XDG_CACHE_HOME/hetero/binaries, else
 // ~/.cache/hetero/binaries), holding its whole key (the slot's platform, device, device version and
-// driver version, the options, the source), the build log and the binary; used only when the key
-// matches exactly. HETERO_BINARY_CACHE=off (config key binary_cache) turns it off. A file that is
-// not an entry, or a directory that cannot be written, is ignored with one warning.
+// driver version, the options, the source), the build log, the binary and its hash; used only when
+// the key matches exactly and the binary its hash. HETERO_BINARY_CACHE (config key binary_cache):
+// on (default: at most 512 MiB), off, or the most bytes kept; past that, the entries used least
+// recently go. A file that is not an entry, or a directory that cannot be written, is ignored with
+// one warning.
 #pragma once
 
 #include "devices/backend.hpp"
 #include "devices/backend_call.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace hetero::kept_binaries {
 
-// False when HETERO_BINARY_CACHE (or binary_cache in the configuration file) is off or 0.
-bool enabled();
+// The most bytes of entries kept (HETERO_BINARY_CACHE); 0 when off.
+uint64_t mostBytesKept();
 
-// Whether builds of `source` on `slot` are kept: the cache is on; the backend's binaries keep what
-// Hetero asks of a program (its kernels' argument information: PoCL's and NVIDIA's do); and what
-// the build makes depends on the source and the options alone: no #include (a header on disk may
-// change between runs), no __DATE__ or __TIME__.
-bool keepable(const Slot& slot, const std::string& source);
+// Whether builds of `source` with `options` on `slot` are kept: the cache is on; the backend's
+// binaries keep what Hetero asks of a program (its kernels' argument information: PoCL's and
+// NVIDIA's do); and what the build makes depends on the source and the options alone: no
+// #include, -include or -imacros (a file on disk may change between runs), no __DATE__ or __TIME__.
+bool keepable(const Slot& slot, const std::string& source, const std::string& options);
 
 struct Built {
     backend::Program program;  // empty when nothing was kept, or what was kept did not build
@@ -34,9 +37,11 @@ struct Built {
 };
 
 // `source` built with `options` on `slot` from the binary kept for them (keepable() asked first).
+// A kept binary that is used counts as used now (the entries used least recently go first).
 Built fromKept(const Slot& slot, cl_context context, const std::string& source, const std::string& options);
 
-// Keeps the binary and build log of `program`, just built on `slot` from `source` with `options`.
+// Keeps the binary and build log of `program`, just built on `slot` from `source` with `options`;
+// then, past mostBytesKept(), removes the other entries used least recently, down to 3/4 of it.
 void keep(const Slot& slot, cl_program program, const std::string& source, const std::string& options);
 
 // `source` built with `options` on `slot`: from the binary kept for them when `mayKeep` and

@@ -174,7 +174,7 @@ cl_int Program::build(const char* options, bool compileOnly, const std::vector<P
     for (unsigned s = 0; s < backend_.size(); ++s) {
         cl_program bp = backend_[s].get();  // as made: a build starts from the source again
         const Slot& slot = slots()[s];
-        const bool keep = !compileOnly && !source_.empty() && kept_binaries::keepable(slot, source_);
+        const bool keep = !compileOnly && !source_.empty() && kept_binaries::keepable(slot, source_, forBackend);
         if (keep) {
             auto kept = kept_binaries::fromKept(slot, context_->backend(s), source_, forBackend);
             if (kept.program) {

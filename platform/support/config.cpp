@@ -2,6 +2,7 @@
 
 #include "platform/support/log.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -53,6 +54,29 @@ std::optional<std::string> get(const char* envName, const char* fileKey) {
     const auto& values = fileValues();
     if (auto it = values.find(fileKey); it != values.end() && !it->second.empty()) return it->second;
     return std::nullopt;
+}
+
+int64_t parseBytes(const std::string& text) {
+    if (text == "off" || text == "none") return 0;
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !(v >= 0)) return -1;  // NaN too
+    std::string unit(end);
+    if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+    double scale = 1;
+    if (unit.size() == 1) {
+        switch (std::toupper(static_cast<unsigned char>(unit[0]))) {
+        case 'K': scale = 1024.0; break;
+        case 'M': scale = 1024.0 * 1024; break;
+        case 'G': scale = 1024.0 * 1024 * 1024; break;
+        case 'T': scale = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return -1;
+        }
+    } else if (!unit.empty()) {
+        return -1;
+    }
+    if (!(v * scale < 9.0e18)) return -1;  // past int64_t, or infinite
+    return static_cast<int64_t>(v * scale);
 }
 
 }  // namespace hetero::config

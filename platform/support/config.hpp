@@ -12,11 +12,12 @@
 //   gpu_slots     HETERO_GPU_SLOTS   the slots the N-way split counts as GPUs (platform/split/config.hpp)
 //   history_cache HETERO_HISTORY_CACHE  on (default) | off: auto mode's history kept between runs
 //                                    (platform/split/history_store.hpp)
-//   binary_cache  HETERO_BINARY_CACHE  on (default) | off: backend program binaries kept between builds
+//   binary_cache  HETERO_BINARY_CACHE  on (default, 512 MiB) | off | bytes: backend program binaries kept between builds
 //                                    (platform/objects/kept_binaries.hpp)
 //   pinned_budget HETERO_PINNED_BUDGET bytes of pinned host memory for host copies (platform/memory/pinned_pool.hpp)
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,10 @@ namespace hetero::config {
 
 // The value of a setting: the environment variable, else the file's key, else nullopt.
 std::optional<std::string> get(const char* envName, const char* fileKey);
+
+// A setting's size in bytes: "0", "off", "512M", "8G", "1073741824" (K, M, G, T are powers of
+// 1024); -1 when not understood.
+int64_t parseBytes(const std::string& text);
 
 // Where the configuration file was looked for, for messages.
 std::string filePath();

@@ -8,7 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <thread>
 
 using cltest::Counters;
 using cltest::Env;
@@ -53,6 +55,34 @@ void checkPut(Env& env, cl_program program, int value, size_t n = 256) {
     CHECK(right == n);
     clReleaseMemObject(out);
     clReleaseKernel(k);
+}
+
+// The entries made since `before`.
+std::vector<fs::path> keptSince(const std::set<fs::path>& before) {
+    std::vector<fs::path> made;
+    for (const auto& f : keptFiles())
+        if (!before.count(f)) made.push_back(f);
+    return made;
+}
+
+std::string readFile(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// An entry's fields after its first line (kept_binaries.cpp: "<size>:<bytes>" each): key, build
+// log, binary, the binary's hash.
+std::vector<std::string> entryFields(const std::string& entry) {
+    std::vector<std::string> fields;
+    size_t pos = entry.find('\n') + 1;
+    while (pos < entry.size()) {
+        const size_t colon = entry.find(':', pos);
+        REQUIRE(colon != std::string::npos);
+        const size_t n = std::stoull(entry.substr(pos, colon - pos));
+        fields.push_back(entry.substr(colon + 1, n));
+        pos = colon + 1 + n;
+    }
+    return fields;
 }
 
 std::string buildLog(Env& env, cl_program p) {
@@ -176,9 +206,7 @@ TEST_CASE("a damaged kept binary is ignored, and kept again by the next build", 
     const auto before = keptFiles();
     const cl_ulong k0 = fromKept(env);
     cl_program first = env.build(source, "-DVALUE=5");
-    std::vector<fs::path> made;
-    for (const auto& f : keptFiles())
-        if (!before.count(f)) made.push_back(f);
+    const auto made = keptSince(before);
     REQUIRE(made.size() == 1);
     std::ofstream(made[0], std::ios::trunc) << "not a kept binary";
     cl_program again = env.build(source, "-DVALUE=5");
@@ -188,6 +216,74 @@ TEST_CASE("a damaged kept binary is ignored, and kept again by the next build", 
     CHECK(fromKept(env) == k0 + 1);
     checkPut(env, third, 5);
     for (cl_program p : {first, again, third}) clReleaseProgram(p);
+}
+
+TEST_CASE("a kept binary that is not the one its build kept is not loaded", "[.kept-binaries]") {
+    Env env;
+    const std::string source = cltest::nonce("kept-swapped") + kPutSource;
+    auto before = keptFiles();
+    cl_program six = env.build(source, "-DVALUE=6");
+    const auto sixEntry = keptSince(before);
+    REQUIRE(sixEntry.size() == 1);
+    before = keptFiles();
+    cl_program nine = env.build(source, "-DVALUE=9");
+    const auto nineEntry = keptSince(before);
+    REQUIRE(nineEntry.size() == 1);
+    // The entry for VALUE=6 with the binary of VALUE=9 in it: a backend would load it.
+    auto fields = entryFields(readFile(sixEntry[0]));
+    const auto other = entryFields(readFile(nineEntry[0]));
+    REQUIRE(fields.size() == 4);
+    REQUIRE(other.size() == 4);
+    fields[2] = other[2];
+    std::string entry = "hetero kept binary 1\n";
+    for (const auto& f : fields) entry += std::to_string(f.size()) + ":" + f;
+    std::ofstream(sixEntry[0], std::ios::binary | std::ios::trunc) << entry;
+    const cl_ulong k0 = fromKept(env);
+    cl_program again = env.build(source, "-DVALUE=6");
+    CHECK(fromKept(env) == k0);
+    checkPut(env, again, 6);
+    for (cl_program p : {six, nine, again}) clReleaseProgram(p);
+}
+
+// Run with HETERO_BINARY_CACHE=1000K: entries of about 300 KB each (sources padded with 250 KB of
+// comment), so that three fit and a fourth makes the two used least recently go.
+TEST_CASE("past the most bytes kept, the entries used least recently go", "[.kept-binaries-bound]") {
+    Env env;
+    std::error_code ec;
+    fs::remove_all(keptFolder(), ec);  // the folder is this case's alone: start empty
+    const std::string padding = "/*" + std::string(250 * 1024, ' ') + "*/\n";
+    std::vector<std::string> sources;
+    for (int i = 0; i < 4; ++i)
+        sources.push_back(cltest::nonce(("kept-bound-" + std::to_string(i)).c_str()) + padding + kPutSource);
+    auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(50)); };  // file times apart
+    // What writers that ended half-way left: one two hours ago, one just now (still being written).
+    fs::create_directories(keptFolder());
+    const fs::path leftOld = keptFolder() / "0000000000000000.bin.tmp.1.0";
+    const fs::path leftNew = keptFolder() / "0000000000000000.bin.tmp.2.0";
+    std::ofstream(leftOld) << "half";
+    std::ofstream(leftNew) << "half";
+    fs::last_write_time(leftOld, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    std::vector<cl_program> programs;
+    for (int i = 0; i < 3; ++i) {
+        programs.push_back(env.build(sources[i], "-DVALUE=2"));
+        pause();
+    }
+    REQUIRE(keptFiles().size() == 3);
+    CHECK_FALSE(fs::exists(leftOld));
+    CHECK(fs::exists(leftNew));
+    fs::remove(leftNew);
+    const cl_ulong k0 = fromKept(env);
+    programs.push_back(env.build(sources[0], "-DVALUE=2"));  // the first, used again: now the last to go
+    REQUIRE(fromKept(env) == k0 + 1);
+    pause();
+    programs.push_back(env.build(sources[3], "-DVALUE=2"));
+    CHECK(keptFiles().size() == 2);
+    programs.push_back(env.build(sources[0], "-DVALUE=2"));
+    CHECK(fromKept(env) == k0 + 2);  // kept
+    programs.push_back(env.build(sources[1], "-DVALUE=2"));
+    CHECK(fromKept(env) == k0 + 2);  // gone
+    checkPut(env, programs.back(), 2);
+    for (cl_program p : programs) clReleaseProgram(p);
 }
 
 // Run with HETERO_BINARY_CACHE=off, and with a cache directory that cannot be made: every build is

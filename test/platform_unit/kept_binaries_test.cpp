@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 using hetero::Slot;
-using hetero::kept_binaries::keepable;
 
 namespace {
 
@@ -13,6 +12,10 @@ Slot slotOf(const char* platform) {
     Slot s;
     s.platformName = platform;
     return s;
+}
+
+bool keepable(const Slot& slot, const std::string& source, const std::string& options = "") {
+    return hetero::kept_binaries::keepable(slot, source, options);
 }
 
 }  // namespace
@@ -27,6 +30,14 @@ TEST_CASE("kept binaries: a source that includes a file, in any spelling, is not
     CHECK_FALSE(keepable(pocl, "%:include \"a.h\""));
     CHECK_FALSE(keepable(pocl, "#\\\ninclude \"a.h\""));
     CHECK_FALSE(keepable(pocl, "#include"));
+}
+
+TEST_CASE("kept binaries: options that read a file keep nothing", "[kept-binaries]") {
+    const Slot pocl = slotOf("Portable Computing Language");
+    const char* source = "__kernel void k() {}";
+    CHECK(keepable(pocl, source, "-DN=4 -I /tmp -cl-fast-relaxed-math"));
+    CHECK_FALSE(keepable(pocl, source, "-include /tmp/a.h"));
+    CHECK_FALSE(keepable(pocl, source, "-DN=4 -imacros /tmp/a.h"));
 }
 
 TEST_CASE("kept binaries: a source whose build depends on the time is not kept", "[kept-binaries]") {
