@@ -1,5 +1,6 @@
 #include "devices/backend.hpp"
 
+#include "devices/backend_objects.hpp"
 #include "devices/selection.hpp"
 #include "devices/vendor_registry.hpp"
 #include "platform/support/config.hpp"
@@ -21,15 +22,6 @@ namespace hetero {
 namespace {
 using GetPlatformIDs = cl_int(CL_API_CALL*)(cl_uint, cl_platform_id*, cl_uint*);
 using GetExtensionFunctionAddress = void*(CL_API_CALL*)(const char*);
-
-std::string platformString(cl_platform_id p, cl_platform_info what) {
-    size_t n = 0;
-    if (BACKEND(p, clGetPlatformInfo)(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return "";
-    std::string s(n, '\0');
-    BACKEND(p, clGetPlatformInfo)(p, what, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
 
 void loadLibrary(const std::string& library, std::vector<BackendPlatform>& out) {
     void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -63,8 +55,8 @@ void loadLibrary(const std::string& library, std::vector<BackendPlatform>& out) 
         BackendPlatform bp;
         bp.library = library;
         bp.platform = p;
-        bp.name = platformString(p, CL_PLATFORM_NAME);
-        bp.vendor = platformString(p, CL_PLATFORM_VENDOR);
+        bp.name = backend::platformInfoString(p, CL_PLATFORM_NAME);
+        bp.vendor = backend::platformInfoString(p, CL_PLATFORM_VENDOR);
         cl_uint n = 0;
         if (BACKEND(p, clGetDeviceIDs)(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &n) == CL_SUCCESS && n > 0) {
             bp.devices.resize(n);

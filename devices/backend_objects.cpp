@@ -180,4 +180,9 @@ std::string deviceInfoString(cl_device_id device, cl_device_info param) {
     return askedString([&](size_t n, void* v, size_t* ret) { return BACKEND(device, clGetDeviceInfo)(device, param, n, v, ret); });
 }
 
+std::string platformInfoString(cl_platform_id platform, cl_platform_info param) {
+    return askedString(
+        [&](size_t n, void* v, size_t* ret) { return BACKEND(platform, clGetPlatformInfo)(platform, param, n, v, ret); });
+}
+
 }  // namespace hetero::backend

@@ -129,5 +129,6 @@ T deviceInfo(cl_device_id device, cl_device_info param) {
 std::vector<unsigned char> deviceInfoBytes(cl_device_id device, cl_device_info param);
 // Without terminating NULs; empty when the backend cannot say.
 std::string deviceInfoString(cl_device_id device, cl_device_info param);
+std::string platformInfoString(cl_platform_id platform, cl_platform_info param);
 
 }  // namespace hetero::backend

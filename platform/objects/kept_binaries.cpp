@@ -33,6 +33,7 @@ std::atomic<bool> warnedUnreadable{false}, warnedUnwritable{false};
 std::string keyFor(const Slot& slot, const std::string& source, const std::string& options) {
     transform::FieldWriter key;
     key.str(slot.platformName);
+    key.str(backend::platformInfoString(slot.platform, CL_PLATFORM_VERSION));  // PoCL's names its LLVM
     key.str(slot.deviceName);
     key.str(backend::deviceInfoString(slot.device, CL_DEVICE_VERSION));
     key.str(backend::deviceInfoString(slot.device, CL_DRIVER_VERSION));

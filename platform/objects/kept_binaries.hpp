@@ -6,8 +6,8 @@
 // clBuildProgram, and again for the split variants in its first launch that would split.
 //
 // One file per build in the user's cache directory ($XDG_CACHE_HOME/hetero/binaries, else
-// ~/.cache/hetero/binaries), holding its whole key (the slot's platform, device, device version and
-// driver version, the options, the source), the build log, the binary and its hash; used only when
+// ~/.cache/hetero/binaries), holding its whole key (the slot's platform and its version, device,
+// device version and driver version, the options, the source), the build log, the binary and its hash; used only when
 // the key matches exactly and the binary its hash. HETERO_BINARY_CACHE (config key binary_cache):
 // on (default: at most 512 MiB), off, or the most bytes kept; past that, the entries used least
 // recently go. A file that is not an entry, or a directory that cannot be written, is ignored with

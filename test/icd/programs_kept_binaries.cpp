@@ -42,13 +42,18 @@ std::set<fs::path> keptFiles() {
     return files;
 }
 
-// `put` of `program` over n work-items (work-groups of 64): each element must read value + 3i.
-void checkPut(Env& env, cl_program program, int value, size_t n = 256) {
+// `put` of `program` over n work-items (work-groups of 64), `launches` times, each waited for (the
+// first launch that would split completes after the variants' build): each element must read
+// value + 3i.
+void checkPut(Env& env, cl_program program, int value, size_t n = 256, int launches = 1) {
     cl_kernel k = env.kernel(program, "put");
     cl_mem out = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
     setArg(k, 0, out);
     const size_t local = 64;
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    for (int launch = 0; launch < launches; ++launch) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
     auto v = env.read<cl_int>(out, n);
     size_t right = 0;
     for (size_t i = 0; i < n; ++i) right += v[i] == value + 3 * static_cast<int>(i);
@@ -309,31 +314,14 @@ TEST_CASE("builds keep no binary when they may not", "[.kept-binaries-none]") {
 TEST_CASE("the split variants of a second slot of one PoCL device are built from the source", "[.kept-binaries-split]") {
     Env env;
     const std::string source = cltest::nonce("kept-split") + kPutSource;
-    const size_t n = 4096;
-    auto launchTwice = [&](cl_program p) {
-        cl_kernel k = env.kernel(p, "put");
-        cl_mem out = env.buffer(CL_MEM_READ_WRITE, n * sizeof(cl_int));
-        setArg(k, 0, out);
-        const size_t local = 64;
-        for (int launch = 0; launch < 2; ++launch) {
-            REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
-            REQUIRE(clFinish(env.queue) == CL_SUCCESS);  // the first completes after the variants' build
-        }
-        auto v = env.read<cl_int>(out, n);
-        size_t right = 0;
-        for (size_t i = 0; i < n; ++i) right += v[i] == 4 + 3 * static_cast<int>(i);
-        CHECK(right == n);
-        clReleaseMemObject(out);
-        clReleaseKernel(k);
-    };
     const cl_ulong splitBefore = Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE];
     cl_program first = env.build(source, "-DVALUE=4");
     const cl_ulong k0 = fromKept(env);
-    launchTwice(first);
+    checkPut(env, first, 4, 4096, 2);
     CHECK(fromKept(env) == k0);  // the variants' first build: from the source on both slots
     cl_program again = env.build(source, "-DVALUE=4");
     CHECK(fromKept(env) == k0 + 2);  // the application's program, on both slots
-    launchTwice(again);
+    checkPut(env, again, 4, 4096, 2);
     CHECK(fromKept(env) == k0 + 3);  // the variants: the first slot's alone
     CHECK(Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] >= splitBefore + 2);
     clReleaseProgram(first);
