@@ -143,10 +143,6 @@ backend::Program build(const Slot& slot, cl_context context, const std::string& 
     return program;
 }
 
-std::string pathFor(const Slot& slot, const std::string& source, const std::string& options) {
-    return pathForKey(keyFor(slot, source, options));
-}
-
 Built fromKept(const Slot& slot, cl_context context, const std::string& source, const std::string& options) {
     const std::string key = keyFor(slot, source, options);
     const std::string path = pathForKey(key);

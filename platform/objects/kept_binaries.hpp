@@ -49,7 +49,4 @@ void keep(const Slot& slot, cl_program program, const std::string& source, const
 backend::Program build(const Slot& slot, cl_context context, const std::string& source, const std::string& options,
                        bool mayKeep = true);
 
-// Where the entry for that build is kept; empty when no cache directory is known. For tests.
-std::string pathFor(const Slot& slot, const std::string& source, const std::string& options);
-
 }  // namespace hetero::kept_binaries
