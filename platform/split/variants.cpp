@@ -34,6 +34,7 @@ void runAtOnce(const std::vector<std::function<void()>>& jobs) {
         }
     };
     std::vector<std::thread> threads;
+    threads.reserve(jobs.size());  // no growing once threads run: only starting one may throw (below)
     for (size_t i = 1; i < jobs.size(); ++i) {
         try {
             threads.emplace_back([&run, i] {
