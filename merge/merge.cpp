@@ -69,13 +69,7 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
 void KernelSet::build() {
     if (program_) return;
     const std::string source = std::string(kernelSource()) + changedSpanSource();
-    backend::Program p;
-    if (builder_) {
-        p = builder_(source);
-    } else {
-        p = backend::programFromSource(context_, source.c_str());
-        if (p && backend::build(p.get(), device_, "") != CL_SUCCESS) p.reset();
-    }
+    backend::Program p = builder_(source);
     if (!p) fail(CL_OUT_OF_RESOURCES);
     backend::Kernel merges[4], spans[4], copies[3], zeros[3];
     for (int i = 0; i < 4; ++i) {

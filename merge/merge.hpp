@@ -10,8 +10,8 @@
 
 #include <cstddef>
 #include <functional>
-#include <string>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace hetero::merge {
@@ -24,10 +24,10 @@ const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 
 // and device, built on first use; thread-safe. Used only while the context lives.
 class KernelSet {
 public:
-    // How the kernels' program is built from its source: by default, compiled.
+    // How the kernels' program is built on the set's device from its source (empty when it does
+    // not build): the platform's kept binaries (platform/objects/kept_binaries.hpp).
     using Builder = std::function<backend::Program(const std::string& source)>;
-    KernelSet(cl_context context, cl_device_id device, Builder builder = {})
-        : context_(context), device_(device), builder_(std::move(builder)) {}
+    explicit KernelSet(Builder builder) : builder_(std::move(builder)) {}
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
@@ -51,8 +51,6 @@ public:
 
 private:
     void build();  // with mutex_ held
-    const cl_context context_;
-    const cl_device_id device_;
     const Builder builder_;
     std::mutex mutex_;  // building, and each kernel's arguments + enqueue
     backend::Program program_;

@@ -36,7 +36,7 @@ std::shared_ptr<SplitResources> Context::sharedSplitResources() {
             cl_context c = backend(s);
             // The merge kernels come from a kept binary like any program (NVIDIA: 4-5 ms against 2).
             auto build = [slot, c](const std::string& source) { return kept_binaries::build(slot, c, source, ""); };
-            r->slots.push_back(std::make_unique<SplitResources::Slot>(c, slot.device, build));
+            r->slots.push_back(std::make_unique<SplitResources::Slot>(build));
         }
         split_ = std::move(r);
     });

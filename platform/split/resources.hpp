@@ -17,8 +17,7 @@ class Context;
 
 struct SplitResources {
     struct Slot {
-        Slot(cl_context context, cl_device_id device, merge::KernelSet::Builder builder)
-            : mergeKernels(context, device, std::move(builder)) {}
+        explicit Slot(merge::KernelSet::Builder builder) : mergeKernels(std::move(builder)) {}
         backend::Queue queue;
         merge::KernelSet mergeKernels;
     };

@@ -13,8 +13,8 @@
 #include "platform/support/log.hpp"
 #include "platform/support/thread_name.hpp"
 
-#include <exception>
 #include <functional>
+#include <future>
 #include <system_error>
 #include <thread>
 
@@ -23,32 +23,22 @@ namespace hetero {
 namespace {
 
 // Runs every job at once, each but the first in a thread of its own (on this thread where no
-// thread can be had), and returns when all have; then rethrows the first job's exception, if any.
+// thread can be had), and returns when all have; then rethrows the first exception of a job, if
+// any. Not parallelFor: its kept threads are for short copies, and these are one-off builds.
 void runAtOnce(const std::vector<std::function<void()>>& jobs) {
-    std::vector<std::exception_ptr> failed(jobs.size());
-    auto run = [&](size_t i) {
-        try {
-            jobs[i]();
-        } catch (...) {
-            failed[i] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> threads;
-    threads.reserve(jobs.size());  // no growing once threads run: only starting one may throw (below)
+    std::vector<std::future<void>> running;
     for (size_t i = 1; i < jobs.size(); ++i) {
         try {
-            threads.emplace_back([&run, i] {
+            running.push_back(std::async(std::launch::async, [&job = jobs[i]] {
                 nameThisThread("hetero variants");
-                run(i);
-            });
+                job();
+            }));
         } catch (const std::system_error&) {
-            run(i);
+            jobs[i]();
         }
     }
-    if (!jobs.empty()) run(0);
-    for (auto& t : threads) t.join();
-    for (auto& f : failed)
-        if (f) std::rethrow_exception(f);
+    if (!jobs.empty()) jobs[0]();  // a throw here waits for the others (their futures' destructors)
+    for (auto& r : running) r.get();
 }
 
 }  // namespace
