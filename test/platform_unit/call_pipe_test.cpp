@@ -113,6 +113,24 @@ TEST_CASE("call pipe: a pipe makes the launches pushed on its own thread, in ord
     }
 }
 
+TEST_CASE("call pipe: a pushing thread that found the ring full never fills a record whose calls are not made yet",
+          "[call_pipe]") {
+    // The pipe slower than the pushing thread: the ring fills, and the pushing thread goes on only
+    // as records are made (a batch of them at once). A record filled too early makes another
+    // launch's argument.
+    Fake fake;
+    launchDelayUs = 2;
+    hetero::backend::CallPipe pipe(&fake.queue);
+    const int launches = 3000;
+    for (int i = 0; i < launches; ++i) fake.push(pipe, i);
+    pipe.drain();
+    std::lock_guard lock(madeMutex);
+    REQUIRE(made.size() == launches);
+    int wrong = 0;
+    for (int i = 0; i < launches; ++i) wrong += made[i].argument != i;
+    CHECK(wrong == 0);
+}
+
 TEST_CASE("call pipe: an ordered backend call waits until the pipes made what was pushed before it, from any thread",
           "[call_pipe]") {
     Fake fake;
