@@ -116,8 +116,7 @@ TEST_CASE("call pipe: a pipe makes the launches pushed on its own thread, in ord
 TEST_CASE("call pipe: a pushing thread that found the ring full never fills a record whose calls are not made yet",
           "[call_pipe]") {
     // The pipe slower than the pushing thread: the ring fills, and the pushing thread goes on only
-    // as records are made (a batch of them at once). A record filled too early makes another
-    // launch's argument.
+    // as records are made. A record filled too early makes another launch's argument.
     Fake fake;
     launchDelayUs = 2;
     hetero::backend::CallPipe pipe(&fake.queue);
