@@ -13,6 +13,7 @@
 #include "platform/support/log.hpp"
 #include "platform/support/thread_name.hpp"
 
+#include <exception>
 #include <functional>
 #include <future>
 #include <system_error>
@@ -26,7 +27,20 @@ namespace {
 // thread can be had), and returns when all have; then rethrows the first exception of a job, if
 // any. Not parallelFor: its kept threads are for short copies, and these are one-off builds.
 void runAtOnce(const std::vector<std::function<void()>>& jobs) {
+    std::exception_ptr failed;
+    auto keepFirst = [&failed] {
+        if (!failed) failed = std::current_exception();
+    };
+    // A job this thread runs may throw too: the jobs after it still run, and the others are waited for.
+    auto runHere = [&keepFirst](const std::function<void()>& job) {
+        try {
+            job();
+        } catch (...) {
+            keepFirst();
+        }
+    };
     std::vector<std::future<void>> running;
+    running.reserve(jobs.size());  // only starting a thread may throw below
     for (size_t i = 1; i < jobs.size(); ++i) {
         try {
             running.push_back(std::async(std::launch::async, [&job = jobs[i]] {
@@ -34,11 +48,18 @@ void runAtOnce(const std::vector<std::function<void()>>& jobs) {
                 job();
             }));
         } catch (const std::system_error&) {
-            jobs[i]();
+            runHere(jobs[i]);
         }
     }
-    if (!jobs.empty()) jobs[0]();  // a throw here waits for the others (their futures' destructors)
-    for (auto& r : running) r.get();
+    if (!jobs.empty()) runHere(jobs[0]);
+    for (auto& r : running) {
+        try {
+            r.get();
+        } catch (...) {
+            keepFirst();
+        }
+    }
+    if (failed) std::rethrow_exception(failed);
 }
 
 }  // namespace
