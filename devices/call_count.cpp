@@ -22,6 +22,9 @@ struct Counts {
     struct Tally {
         unsigned long long calls = 0;
         long long nanoseconds = 0;
+        // Which threads made the calls: any entry point called from several threads says that the
+        // backend saw more than one (an event released by a completion thread, say).
+        std::set<std::thread::id> threads;
     };
     std::map<std::pair<const void*, std::string>, Tally> calls;
     // The threads that enqueued commands on each backend: on NVIDIA, commands enqueued from several
@@ -46,9 +49,10 @@ void printCounts() {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
     for (const auto& [key, t] : c.calls)
-        std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p) %.3f us each, %.3f ms in all\n", t.calls,
-                     key.second.c_str(), backendName(key.first).c_str(), key.first,
-                     double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6);
+        std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p) %.3f us each, %.3f ms in all, from %zu thread%s\n",
+                     t.calls, key.second.c_str(), backendName(key.first).c_str(), key.first,
+                     double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6, t.threads.size(),
+                     t.threads.size() == 1 ? "" : "s");
     for (const auto& [dispatch, threads] : c.enqueuers)
         std::fprintf(stderr, "hetero: backend calls: commands enqueued on %s (dispatch %p) from %zu thread%s\n",
                      backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
@@ -74,6 +78,7 @@ void countCall(const void* dispatch, const char* function, long long nanoseconds
     auto& t = c.calls[{dispatch, piped ? std::string(function) + " by a launch pipe" : std::string(function)}];
     ++t.calls;
     t.nanoseconds += nanoseconds;
+    t.threads.insert(std::this_thread::get_id());
     if (std::strncmp(function, "clEnqueue", 9) == 0)
         (piped ? c.pipeEnqueuers : c.enqueuers)[dispatch].insert(std::this_thread::get_id());
 }

@@ -1,6 +1,7 @@
 // Counting backend calls by entry point (HETERO_COUNT_BACKEND_CALLS=on): what a launch costs in
 // calls into NVIDIA or PoCL, against what a native program makes, and the time spent inside them
-// (what is left of a launch's time through Hetero is Hetero's own). Printed to stderr at exit.
+// (what is left of a launch's time through Hetero is Hetero's own), and from how many threads
+// each entry point was called. Printed to stderr at exit.
 #pragma once
 
 #include <atomic>
