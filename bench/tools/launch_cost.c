@@ -2,7 +2,8 @@
 // N launches of a small kernel, enqueued back to back (the enqueuing thread's cost), and until
 // they are finished. bench/tools/launch_cost.py runs it natively and through Hetero side by side.
 //
-//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--callback-first] [--list]
+//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--callback-first]
+//               [--neighbour pause|yield] [--list]
 //
 // --platform: part of the platform's name (default: the first platform). --patterns: comma
 // separated, default "plain,event,profiling,profiling+event,all-args"; "all" adds the patterns
@@ -12,7 +13,10 @@
 //   launch_cost platform="..." pattern=plain launches=4096 enqueue_us=1.23 total_us=4.56
 // (the median of R rounds after one warm-up round). --callback-first: before any pattern, one
 // completion callback on a marker, heard before the launches start (does a callback that has
-// already run still cost every later launch? On NVIDIA: docs/results/h100-session13). Under callgrind, the launches of each pattern
+// already run still cost every later launch? On NVIDIA: docs/results/h100-session13). --neighbour:
+// one more thread busy-waits the whole time (pause instructions, or sched_yield in a loop), as a
+// thread waiting for Hetero's launch pipe does: whether a spinning neighbour slows the launching
+// thread (it is no OpenCL call: anything it changes is the machine's). Under callgrind, the launches of each pattern
 // run inside launch_loop() (valgrind --tool=callgrind --toggle-collect=launch_loop counts them).
 // Build: part of the CMake build (build/bench/launch_cost), or gcc -O2 bench/tools/launch_cost.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -22,6 +26,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <sched.h>
+
+// --neighbour: what the busy thread does until told to stop.
+static int neighbourStop;
+static void* neighbour(void* mode) {
+    const int yield = strcmp((const char*)mode, "yield") == 0;
+    while (!__atomic_load_n(&neighbourStop, __ATOMIC_ACQUIRE)) {
+        if (yield)
+            sched_yield();
+        else
+            __builtin_ia32_pause();
+    }
+    return NULL;
+}
 
 
 static void CL_CALLBACK noop(cl_event e, cl_int s, void* u) {
@@ -105,6 +124,7 @@ int main(int argc, char** argv) {
     toolName = "launch_cost";
     const char* want = NULL;
     const char* list = NULL;
+    const char* neighbourMode = NULL;
     int count = 4096, rounds = 3, listOnly = 0, callbackFirst = 0;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) want = argv[++i];
@@ -113,13 +133,18 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[i], "--patterns") == 0 && i + 1 < argc) list = argv[++i];
         else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
         else if (strcmp(argv[i], "--callback-first") == 0) callbackFirst = 1;
+        else if (strcmp(argv[i], "--neighbour") == 0 && i + 1 < argc) neighbourMode = argv[++i];
         else if (argv[i][0] != '-') want = argv[i];  // the old form: launch_cost NVIDIA
         else {
-            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--callback-first] [--list]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--callback-first] [--neighbour pause|yield] [--list]\n", argv[0]);
             return 2;
         }
     }
     if (count < 1 || rounds < 1 || rounds > 99) return 2;
+    if (neighbourMode && strcmp(neighbourMode, "pause") != 0 && strcmp(neighbourMode, "yield") != 0) {
+        fprintf(stderr, "%s: --neighbour is pause or yield\n", argv[0]);
+        return 2;
+    }
     char name[256] = "";
     cl_platform_id p = findPlatform(want, listOnly, name, sizeof name);
     if (listOnly) return 0;
@@ -154,6 +179,11 @@ int main(int argc, char** argv) {
         clReleaseEvent(m);
         for (double t0 = now(); __atomic_load_n(&callbacks, __ATOMIC_RELAXED) == 0 && now() - t0 < 5;) {}
     }
+    pthread_t busy;
+    if (neighbourMode && pthread_create(&busy, NULL, neighbour, (void*)neighbourMode) != 0) {
+        printf("launch_cost: no neighbour thread\n");
+        return 1;
+    }
     for (int v = 0; v < kPatterns; ++v) {
         const struct Pattern* pat = &patterns[v];
         if (!wanted(list, pat->name, v)) continue;
@@ -175,9 +205,14 @@ int main(int argc, char** argv) {
         }
         qsort(enqueue, rounds, sizeof(double), compareDoubles);
         qsort(total, rounds, sizeof(double), compareDoubles);
-        printf("launch_cost platform=\"%s\" pattern=%s launches=%d enqueue_us=%.3f total_us=%.3f\n", name, pat->name,
-               count, enqueue[rounds / 2], total[rounds / 2]);
+        printf("launch_cost platform=\"%s\" pattern=%s launches=%d enqueue_us=%.3f total_us=%.3f%s%s\n", name, pat->name,
+               count, enqueue[rounds / 2], total[rounds / 2], neighbourMode ? " neighbour=" : "",
+               neighbourMode ? neighbourMode : "");
         fflush(stdout);
+    }
+    if (neighbourMode) {
+        __atomic_store_n(&neighbourStop, 1, __ATOMIC_RELEASE);
+        pthread_join(busy, NULL);
     }
     clReleaseMemObject(a), clReleaseKernel(k), clReleaseProgram(pr);
     clReleaseCommandQueue(plainQueue), clReleaseCommandQueue(profilingQueue), clReleaseContext(c);
