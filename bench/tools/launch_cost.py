@@ -29,7 +29,7 @@ import statistics
 import sys
 import tempfile
 
-from tool_support import Config, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
+from tool_support import Config, median_difference, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
 
 PATTERNS = ("plain", "event", "profiling", "profiling+event", "all-args")
 LINE = re.compile(r'^launch_cost platform="[^"]*" pattern=(\S+) launches=\d+ enqueue_us=([0-9.]+) '
@@ -80,7 +80,6 @@ def time_table(tool, configs, build, launches, rounds, patterns):
     for p in patterns:
         for i, what in ((1, "total"), (0, "enqueue")):
             base = samples[(native, p)][i]
-            base = statistics.median(base) if base else None
             cells = []
             for c in configs:
                 got = samples[(c.name, p)][i]
@@ -88,8 +87,13 @@ def time_table(tool, configs, build, launches, rounds, patterns):
                     cells.append("n/a")
                     continue
                 m = statistics.median(got)
-                cells.append("%.2f" % m if c.name == native or base is None else
-                             "%.2f (%+.2f)" % (m, m - base))
+                if c.name == native or not base:
+                    cells.append("%.2f" % m)
+                elif len(got) < 4 or len(base) < 4:
+                    cells.append("%.2f (%+.2f)" % (m, m - statistics.median(base)))
+                else:
+                    low, mid, high = median_difference(got, base)
+                    cells.append("%.2f (%+.2f; %+.2f to %+.2f)" % (m, mid, low, high))
             lines.append("| %s, %s | %s |" % (p, what, " | ".join(cells)))
     return lines
 
@@ -144,8 +148,8 @@ def main():
     if args.baseline:
         configs += [with_baseline(c, args.baseline) for c in configs if c.hetero]
     patterns = [p for p in args.patterns.split(",") if p]
-    print("Per launch, µs (median of %d interleaved processes); Hetero columns: (difference to native)."
-          % args.rounds if not args.callgrind else "Instructions per launch, enqueuing thread (callgrind).")
+    print("Per launch, µs (median of %d interleaved processes); Hetero columns: (difference to native; "
+          "from four processes on, its 95 %% bootstrap interval)." % args.rounds if not args.callgrind else "Instructions per launch, enqueuing thread (callgrind).")
     print("")
     for c in configs:
         print("- `%s`: %s" % (c.name, c.label))

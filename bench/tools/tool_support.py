@@ -3,6 +3,8 @@ runner's environments, the tool's path in a build, the native platform, one run 
 configuration run with another build's Hetero (--baseline)."""
 
 import os
+import random
+import statistics
 import subprocess
 import sys
 
@@ -45,3 +47,17 @@ def with_baseline(config, baseline):
     env = dict(config.env, OCL_ICD_FILENAMES=hetero_library(build), OCL_ICD_VENDORS=os.path.join(build, "vendors"))
     return Config(config.name + " (baseline)", config.label + ", Hetero of " + build, config.platform, config.device,
                   hetero=True, env=env)
+
+
+def median_difference(samples, base, draws=4000, seed=1):
+    """The difference of medians samples - base, with a 95 % bootstrap interval: (low, mid, high).
+
+    Launch costs on the GPU machine change by process (NVIDIA's launch call takes about 4.0 or 5.5
+    us in whole processes, whichever CPU runs it: docs/results/h200-session34), so a difference is
+    only as good as the number of processes behind it; the interval says how good.
+    """
+    mid = statistics.median(samples) - statistics.median(base)
+    rng = random.Random(seed)
+    diffs = sorted(statistics.median(rng.choices(samples, k=len(samples))) -
+                   statistics.median(rng.choices(base, k=len(base))) for _ in range(draws))
+    return diffs[int(0.025 * draws)], mid, diffs[int(0.975 * draws) - 1]
