@@ -36,6 +36,12 @@ def check_stats(c):
     c.check(stats.median([3.0, 1.0, 2.0]) == 2.0, "median of odd count")
     c.check(stats.median([4.0, 1.0, 3.0, 2.0]) == 2.5, "median of even count")
     c.check(stats.median([]) is None, "median of nothing is None")
+    low, mid, high = stats.median_difference([v + 1.0 for v in range(1, 21)], [float(v) for v in range(1, 21)])
+    c.check(_close(mid, 1.0) and low < 1.0 < high, "median difference and an interval around it")
+    low, mid, high = stats.median_difference([5.0] * 8, [4.0] * 8)
+    c.check(low == mid == high == 1.0, "no spread, no interval")
+    low, _, high = stats.median_difference([1.0, 9.0] * 4, [5.0] * 8)
+    c.check(low < 0.0 < high, "a spread sample's interval covers both signs")
     c.check(_close(stats.ideal_time(1.0, 3.0), 0.75), "ideal time 1/(1/1+1/3)")
     c.check(stats.ideal_time(None, 3.0) is None, "ideal time needs both devices")
 

@@ -14,6 +14,7 @@ Only configurations whose every run passed enter these figures.
 """
 
 import math
+import random
 
 from . import real_ideal
 from .execute import ERROR, FAIL, NA, PASS, TIMEOUT
@@ -27,6 +28,20 @@ def median(values):
         return None
     mid = len(values) // 2
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2.0
+
+
+def median_difference(samples, base, draws=4000, seed=1):
+    """The difference of medians samples - base, with a 95 % bootstrap interval: (low, mid, high).
+
+    Launch costs on the GPU machine change by process (NVIDIA's launch call takes about 4.0 or 5.5
+    us in whole processes, whichever CPU runs it: docs/results/h200-session34), so a difference is
+    only as good as the number of processes behind it; the interval says how good.
+    """
+    mid = median(samples) - median(base)
+    rng = random.Random(seed)
+    diffs = sorted(median(rng.choices(samples, k=len(samples))) - median(rng.choices(base, k=len(base)))
+                   for _ in range(draws))
+    return diffs[int(0.025 * draws)], mid, diffs[int(0.975 * draws) - 1]
 
 
 def ideal_time(t_gpu, t_cpu):

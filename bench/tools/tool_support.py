@@ -1,15 +1,14 @@
 """What the bench tools' Python drivers (bandwidth.py, launch_cost.py, split_cost.py) share: the bench
-runner's environments, the tool's path in a build, the native platform, one run of a tool, and a
+runner's environments and statistics, the tool's path in a build, the native platform, one run of a tool, and a
 configuration run with another build's Hetero (--baseline)."""
 
 import os
-import random
-import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from runner.configs import Config, hetero_library  # noqa: E402,F401  (the bench runner's environments)
+from runner.stats import median_difference  # noqa: E402,F401
 
 
 def tool_path(build, name):
@@ -48,16 +47,3 @@ def with_baseline(config, baseline):
     return Config(config.name + " (baseline)", config.label + ", Hetero of " + build, config.platform, config.device,
                   hetero=True, env=env)
 
-
-def median_difference(samples, base, draws=4000, seed=1):
-    """The difference of medians samples - base, with a 95 % bootstrap interval: (low, mid, high).
-
-    Launch costs on the GPU machine change by process (NVIDIA's launch call takes about 4.0 or 5.5
-    us in whole processes, whichever CPU runs it: docs/results/h200-session34), so a difference is
-    only as good as the number of processes behind it; the interval says how good.
-    """
-    mid = statistics.median(samples) - statistics.median(base)
-    rng = random.Random(seed)
-    diffs = sorted(statistics.median(rng.choices(samples, k=len(samples))) -
-                   statistics.median(rng.choices(base, k=len(base))) for _ in range(draws))
-    return diffs[int(0.025 * draws)], mid, diffs[int(0.975 * draws) - 1]
