@@ -34,10 +34,13 @@ static int neighbourStop;
 static void* neighbour(void* mode) {
     const int yield = strcmp((const char*)mode, "yield") == 0;
     while (!__atomic_load_n(&neighbourStop, __ATOMIC_ACQUIRE)) {
-        if (yield)
+        if (yield) {
             sched_yield();
-        else
+        } else {
+#if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
+#endif
+        }
     }
     return NULL;
 }
