@@ -5,12 +5,12 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 namespace hetero {
@@ -19,6 +19,14 @@ namespace {
 
 struct Counts {
     std::mutex mutex;
+    struct Key {
+        const void* dispatch;  // which backend
+        std::string function;
+        bool piped;  // made by a launch pipe's thread (call_pipe.hpp), counted apart
+        bool operator<(const Key& o) const {
+            return std::tie(dispatch, function, piped) < std::tie(o.dispatch, o.function, o.piped);
+        }
+    };
     struct Tally {
         unsigned long long calls = 0;
         long long nanoseconds = 0;
@@ -26,11 +34,7 @@ struct Counts {
         // backend saw more than one (an event released by a completion thread, say).
         std::set<std::thread::id> threads;
     };
-    std::map<std::pair<const void*, std::string>, Tally> calls;
-    // The threads that enqueued commands on each backend: on NVIDIA, commands enqueued from several
-    // threads slowed every later launch of the process (docs/results/h100-session19). The launch
-    // pipes' threads (call_pipe.hpp) apart: one other thread did not (h100-session20).
-    std::map<const void*, std::set<std::thread::id>> enqueuers, pipeEnqueuers;
+    std::map<Key, Tally> calls;
 };
 
 // Never destroyed: calls may still come from backend threads while the process exits.
@@ -48,15 +52,22 @@ std::string backendName(const void* dispatch) {
 void printCounts() {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
-    for (const auto& [key, t] : c.calls)
-        std::fprintf(stderr, "hetero: backend calls: %llu %s (%s, dispatch %p) %.3f us each, %.3f ms in all, from %zu thread%s\n",
-                     t.calls, key.second.c_str(), backendName(key.first).c_str(), key.first,
-                     double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6, t.threads.size(),
-                     t.threads.size() == 1 ? "" : "s");
-    for (const auto& [dispatch, threads] : c.enqueuers)
+    // The threads that enqueued commands on each backend: on NVIDIA, commands enqueued from several
+    // threads slowed every later launch of the process (docs/results/h100-session19). The launch
+    // pipes' threads apart: one other thread did not (h100-session20).
+    std::map<const void*, std::set<std::thread::id>> enqueuers, pipeEnqueuers;
+    for (const auto& [key, t] : c.calls) {
+        std::fprintf(stderr, "hetero: backend calls: %llu %s%s (%s, dispatch %p) %.3f us each, %.3f ms in all, from %zu thread%s\n",
+                     t.calls, key.function.c_str(), key.piped ? " by a launch pipe" : "", backendName(key.dispatch).c_str(),
+                     key.dispatch, double(t.nanoseconds) / 1e3 / double(t.calls), double(t.nanoseconds) / 1e6,
+                     t.threads.size(), t.threads.size() == 1 ? "" : "s");
+        if (key.function.compare(0, 9, "clEnqueue") == 0)
+            (key.piped ? pipeEnqueuers : enqueuers)[key.dispatch].insert(t.threads.begin(), t.threads.end());
+    }
+    for (const auto& [dispatch, threads] : enqueuers)
         std::fprintf(stderr, "hetero: backend calls: commands enqueued on %s (dispatch %p) from %zu thread%s\n",
                      backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
-    for (const auto& [dispatch, threads] : c.pipeEnqueuers)
+    for (const auto& [dispatch, threads] : pipeEnqueuers)
         std::fprintf(stderr, "hetero: backend calls: launches enqueued on %s (dispatch %p) by %zu launch pipe%s\n",
                      backendName(dispatch).c_str(), dispatch, threads.size(), threads.size() == 1 ? "" : "s");
 }
@@ -74,13 +85,10 @@ void countCalls() {
 void countCall(const void* dispatch, const char* function, long long nanoseconds) {
     Counts& c = counts();
     std::lock_guard lock(c.mutex);
-    const bool piped = onPipeThread();
-    auto& t = c.calls[{dispatch, piped ? std::string(function) + " by a launch pipe" : std::string(function)}];
+    auto& t = c.calls[{dispatch, function, onPipeThread()}];
     ++t.calls;
     t.nanoseconds += nanoseconds;
     t.threads.insert(std::this_thread::get_id());
-    if (std::strncmp(function, "clEnqueue", 9) == 0)
-        (piped ? c.pipeEnqueuers : c.enqueuers)[dispatch].insert(std::this_thread::get_id());
 }
 
 }  // namespace backend
