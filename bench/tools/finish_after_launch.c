@@ -22,11 +22,12 @@ static const char* kSource =
     "  b[i] = 2.0f * a[i];\n"
     "}\n";
 
-static const char* kModes[] = {"finish", "marker", "flush-marker", "event"};
-enum { kModeCount = 4, kMostRounds = 1000 };
+enum Mode { Finish, Marker, FlushMarker, Event, kModeCount };
+static const char* kModes[kModeCount] = {"finish", "marker", "flush-marker", "event"};
+enum { kMostRounds = 1000 };
 
 // One round of `mode`: fresh buffers written, then the timed launch and wait (seconds).
-static double round_(cl_context c, cl_command_queue q, cl_kernel k, const float* host, float* out, size_t bytes, int mode) {
+static double round_(cl_context c, cl_command_queue q, cl_kernel k, const float* host, float* out, size_t bytes, enum Mode mode) {
     cl_int err;
     cl_mem a = clCreateBuffer(c, CL_MEM_READ_ONLY, bytes, NULL, &err);
     check(err, "clCreateBuffer");
@@ -40,15 +41,16 @@ static double round_(cl_context c, cl_command_queue q, cl_kernel k, const float*
     size_t global = bytes / sizeof(float), local = 256;
     cl_event done = NULL;
     const double t0 = now();
-    check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, mode == 3 ? &done : NULL), "launch");
+    check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, mode == Event ? &done : NULL), "launch");
     switch (mode) {
-    case 0: check(clFinish(q), "clFinish"); break;
-    case 2: check(clFlush(q), "clFlush"); /* fall through */
-    case 1:
+    case Finish: check(clFinish(q), "clFinish"); break;
+    case FlushMarker: check(clFlush(q), "clFlush"); /* fall through */
+    case Marker:
         check(clEnqueueMarkerWithWaitList(q, 0, NULL, &done), "marker");
         check(clFlush(q), "clFlush");
         /* fall through */
-    case 3: check(clWaitForEvents(1, &done), "clWaitForEvents"); break;
+    case Event: check(clWaitForEvents(1, &done), "clWaitForEvents"); break;
+    case kModeCount: break;
     }
     const double t1 = now();
     if (done) clReleaseEvent(done);
@@ -98,10 +100,10 @@ int main(int argc, char** argv) {
     if (!host || (read && !out)) return 1;
     for (size_t i = 0; i < bytes / sizeof(float); ++i) host[i] = (float)(i % 1021);
     static double times[kModeCount][kMostRounds];
-    for (int m = 0; m < kModeCount; ++m) round_(c, q, k, host, out, bytes, m);  // warm-up: the first build and use
+    for (int m = 0; m < kModeCount; ++m) round_(c, q, k, host, out, bytes, (enum Mode)m);  // warm-up: the first build and use
     for (int r = 0; r < rounds; ++r)
         for (int i = 0; i < kModeCount; ++i) {
-            const int m = (r + i) % kModeCount;  // each mode first in turn
+            const enum Mode m = (enum Mode)((r + i) % kModeCount);  // each mode first in turn
             times[m][r] = round_(c, q, k, host, out, bytes, m) * 1e6;
         }
     for (int m = 0; m < kModeCount; ++m) {
