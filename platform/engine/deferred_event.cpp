@@ -6,7 +6,10 @@
 
 namespace hetero {
 
-DeferredEvent::DeferredEvent(cl_command_queue queue) : queue_(backend::Queue::retained(queue)) {}
+DeferredEvent::DeferredEvent(cl_command_queue queue) : own_(backend::Queue::retained(queue)), queue_(queue) {}
+
+DeferredEvent::DeferredEvent(std::shared_ptr<const backend::Queue> queue)
+    : shared_(std::move(queue)), queue_(shared_ ? shared_->get() : nullptr) {}
 
 bool DeferredEvent::stillOpen() { return !made_.load(std::memory_order_acquire); }
 
@@ -21,15 +24,15 @@ cl_event DeferredEvent::get() {
     std::lock_guard lock(mutex_);  // held across the enqueue: a second caller gets the same marker
     if (made_.load(std::memory_order_relaxed)) return marker_.get();
     made_.store(true);  // before the marker's enqueue: stillOpen() answers before or after it
-    cl_int err = backend::enqueueMarker(queue_.get(), {}, marker_.receive());
+    cl_int err = backend::enqueueMarker(queue_, {}, marker_.receive());
     if (err == CL_SUCCESS) {
-        backend::flush(queue_.get());
+        backend::flush(queue_);
         return marker_.get();
     }
     // No marker: wait for the queue itself, so that whoever asked still sees the truth.
     HETERO_LOG(Warn, "a marker was refused (%d); waiting for the queue instead", err);
     marker_.release();  // a refused enqueue leaves nothing to release
-    err = backend::finish(queue_.get());
+    err = backend::finish(queue_);
     complete_ = true;
     status_ = err == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     return nullptr;

@@ -10,6 +10,7 @@
 #include "devices/backend_call.hpp"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 
 namespace hetero {
@@ -18,11 +19,15 @@ class DeferredEvent {
 public:
     // Holds a reference to `queue`: a memory object may outlive the Hetero queue that wrote it.
     explicit DeferredEvent(cl_command_queue queue);
+    // Shares the Hetero queue's own reference instead: one per deferred event cost a
+    // clRetainCommandQueue and a clReleaseCommandQueue on the launch path, 1.5-6 us on NVIDIA
+    // (docs/results/h200-session34, call I).
+    explicit DeferredEvent(std::shared_ptr<const backend::Queue> queue);
     ~DeferredEvent() = default;
     DeferredEvent(const DeferredEvent&) = delete;
     DeferredEvent& operator=(const DeferredEvent&) = delete;
 
-    cl_command_queue queue() const { return queue_.get(); }
+    cl_command_queue queue() const { return queue_; }
 
     // For a command just enqueued on queue(): true if it may share this object, i.e. no marker was
     // made yet (one made from now on comes after the command). Else it needs a new one.
@@ -41,7 +46,10 @@ public:
     void sawComplete(cl_int status);
 
 private:
-    backend::Queue queue_;  // declared before marker_: its reference is given up after the marker's
+    // Declared before marker_: the queue's reference is given up after the marker's.
+    std::shared_ptr<const backend::Queue> shared_;  // the Hetero queue's reference, or
+    backend::Queue own_;                            // one of its own
+    cl_command_queue queue_ = nullptr;
     std::mutex mutex_;
     backend::Event marker_;
     // Set under mutex_; read without it by stillOpen() (every launch without an event asks): a

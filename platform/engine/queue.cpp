@@ -135,14 +135,15 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
     if (!backend_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
         cl_int err = CL_SUCCESS;
-        backend_[slot] = backend::queue(context_->backend(slot), s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
-        if (!backend_[slot]) {
+        backend::Queue made = backend::queue(context_->backend(slot), s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        if (!made) {
             HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
             fail(CL_OUT_OF_RESOURCES);
         }
-        backendMade_[slot].store(backend_[slot].get(), std::memory_order_release);
+        backend_[slot] = std::make_shared<const backend::Queue>(std::move(made));
+        backendMade_[slot].store(backend_[slot]->get(), std::memory_order_release);
     }
-    return backend_[slot].get();
+    return backend_[slot]->get();
 }
 
 cl_command_queue Queue::timingQueue(unsigned slot) {
@@ -163,7 +164,13 @@ cl_command_queue Queue::timingQueue(unsigned slot) {
 std::shared_ptr<DeferredEvent> Queue::deferredEventAfterLast(unsigned slot, cl_command_queue q) {
     std::lock_guard lock(deferredMutex_);
     auto& open = openDeferred_[slot];
-    if (!open || !open->stillOpen()) open = std::make_shared<DeferredEvent>(q);
+    if (!open || !open->stillOpen()) {
+        // backend_[slot] is set before backendMade_[slot] and stays: read without backendMutex_.
+        if (q && backendMade_[slot].load(std::memory_order_acquire) == q)
+            open = std::make_shared<DeferredEvent>(backend_[slot]);
+        else
+            open = std::make_shared<DeferredEvent>(q);
+    }
     return open;
 }
 
@@ -530,7 +537,7 @@ void Queue::flush() {
     {
         std::lock_guard lock(backendMutex_);
         queues.reserve(backend_.size());
-        for (const backend::Queue& q : backend_) queues.push_back(q.get());
+        for (const auto& q : backend_) queues.push_back(q ? q->get() : nullptr);
     }
     for (cl_command_queue q : queues)
         if (q) backend::flush(q);

@@ -156,9 +156,10 @@ private:
     unsigned id_ = 0;
     cl_command_queue_properties flags_ = 0;
     std::vector<cl_queue_properties> properties_;
-    std::vector<backend::Queue> backend_;
-    // backend_[slot] once made (it stays until the queue goes), read without backendMutex_: every
-    // launch asks for its backend queue.
+    // Shared with the deferred events made on them (a memory object may outlive this queue).
+    std::vector<std::shared_ptr<const backend::Queue>> backend_;
+    // backend_[slot]'s queue once made (it stays until the queue goes), read without backendMutex_:
+    // every launch asks for its backend queue.
     std::unique_ptr<std::atomic<cl_command_queue>[]> backendMade_;
     std::vector<backend::Queue> timing_;  // side queues with profiling (timingQueue)
     // Per slot: the pipe of Direct::pipe(), made and used in a Direct (under mutex_, in the
