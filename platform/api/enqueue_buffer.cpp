@@ -5,7 +5,9 @@
 #include "platform/memory/staged_transfer.hpp"
 #include "platform/support/parallel_for.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <thread>
 
 using namespace hetero;
 
@@ -27,9 +29,10 @@ bool coversStorage(Mem* m, size_t offset, size_t size) {
 }
 
 // The pinned pool a large blocking transfer with `sub`'s slot goes through in pieces
-// (staged_transfer.hpp); null when it goes directly: small or non-blocking, where the slot's copy
-// is the host copy itself (the CPU slot's, which its backend moves with a memcpy of its own), on a
-// profiling queue (the command's backend event must span the whole transfer), or without a pool.
+// (staged_transfer.hpp); null when it goes directly: small or non-blocking (clEnqueueWriteBuffer
+// says when a write counts as blocking), where the slot's copy is the host copy itself (the CPU
+// slot's, which its backend moves with a memcpy of its own), on a profiling queue (the command's
+// backend event must span the whole transfer), or without a pool.
 std::shared_ptr<PinnedPool> stagingPool(Mem* m, const Submission& sub, bool blocking, size_t size) {
     DiscreteStorage* copies = m->storage().discrete();
     if (!blocking || !transferStaged(size) || sub.queue.profiling() || (copies && copies->hostAliasSlot() == sub.slot))
@@ -156,10 +159,12 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
         // writesThroughHostCopy), so the data reaches both devices once, before a launch needs it.
         DiscreteStorage* copies = m->storage().discrete();
         bool throughHost = whole && copies && copies->writesThroughHostCopy();
+        const std::thread::id caller = std::this_thread::get_id();
         auto ev = queue->enqueue(
             {CL_COMMAND_WRITE_BUFFER, {}, size}, std::move(deps),
             [keep, whole, onHost] { return onHost ? kHostSlot : placeFor({{keep.get(), true, whole}}); },
-            [keep, whole, throughHost, copies, offset, size, ptr, blocking = blocking_write != CL_FALSE](Submission& sub) -> cl_event {
+            [keep, whole, throughHost, copies, offset, size, ptr, caller,
+             blocking = blocking_write != CL_FALSE](Submission& sub) -> cl_event {
                 Mem* m = keep.get();
                 if (sub.slot == kHostSlot) {
                     std::lock_guard lock(m->storage().mutex);
@@ -169,8 +174,15 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                     return nullptr;
                 }
                 const bool viaHost = throughHost && static_cast<int>(sub.slot) != copies->hostAliasSlot();
-                // As a large blocking read (clEnqueueReadBuffer): through pinned pieces.
-                auto pool = viaHost ? nullptr : stagingPool(m, sub, blocking, size);
+                // As a large blocking read (clEnqueueReadBuffer): through pinned pieces. So is a
+                // non-blocking one that the application's thread submits with nothing ahead of it
+                // still running: it is done when the call returns, where the backend's own write from
+                // ordinary memory holds the caller as long (NVIDIA: 64 MiB in 6.4 ms at the call,
+                // then 9 ms more to finish) and slowed the next launch (52 against 26-35 us,
+                // docs/results/h200-session35). Behind running work, the pieces would hold the
+                // caller until it ends: it goes directly.
+                auto pool = viaHost ? nullptr : stagingPool(m, sub, true, size);
+                if (pool && !blocking && !(std::this_thread::get_id() == caller && sub.dependenciesDone())) pool = nullptr;
                 // Both copy from `ptr` on the host now, not when the backend gets to the write: an
                 // earlier non-blocking read into `ptr` must have landed (host_reads.hpp).
                 // Waited for before the storage's lock, which the work waited for may need (a
@@ -187,7 +199,11 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                         copies->hostCopyReadUntil(e);
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
-                        if (pool) e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
+                        // What the write waits for besides (another queue's launch reading the buffer).
+                        const bool waitsForNothing =
+                            blocking || std::all_of(wait.begin(), wait.end(), [](cl_event w) { return backend::done(w); });
+                        if (pool && waitsForNothing)
+                            e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
                     }
                     written = s.version() + 1;  // what submitWith's wroteOn makes it

@@ -25,6 +25,12 @@ struct Submission {
     // less the deferred ones of `target` itself (an in-order queue orders them already); others
     // are made now. Borrowed; valid during submit().
     std::vector<cl_event> waitsOn(cl_command_queue target) const;
+    // In an in-order queue: nothing enqueued on backendQueue before this command is still to run
+    // there, because every dependency (the queue's previous command among them) has completed. Asks
+    // the backend about each dependency's event (a deferred one makes its marker): for work that
+    // would otherwise hold the caller behind the commands ahead of it (clEnqueueWriteBuffer's
+    // pinned pieces).
+    bool dependenciesDone() const;
     // Set by a submit() that enqueued its work on backendQueue without an event (and returned
     // nullptr): Queue::deferredEventAfterLast().
     std::shared_ptr<DeferredEvent> deferredDone;

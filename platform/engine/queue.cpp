@@ -193,6 +193,15 @@ std::vector<cl_event> Submission::waitsOn(cl_command_queue target) const {
     return all;
 }
 
+bool Submission::dependenciesDone() const {
+    if (queue.outOfOrder()) return false;
+    for (cl_event e : events)
+        if (!backend::done(e)) return false;
+    for (const auto& d : deferred)
+        if (cl_event marker = d->get(); marker && !backend::done(marker)) return false;
+    return true;
+}
+
 std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) const {
     require((count == 0) == (events == nullptr), CL_INVALID_EVENT_WAIT_LIST);
     std::vector<Ref<Event>> list;

@@ -37,8 +37,9 @@ bool transferStaged(size_t bytes);
 // directly). Throws the backend's error; then nothing it enqueued still runs.
 cl_event stagedRead(cl_command_queue queue, cl_mem from, size_t offset, void* to, size_t bytes,
                     const std::vector<cl_event>& wait, PinnedPool& pool);
-// The same for a blocking write of `bytes` from `from` into `to` at `offset` that does not go
-// through a host copy (a part of a buffer; no CPU slot; a context that never split N-way).
+// The same for a write of `bytes` from `from` into `to` at `offset` that does not go through a host
+// copy (a part of a buffer; no CPU slot; a context that never split N-way): a blocking one, or a
+// non-blocking one with nothing ahead of it still running (clEnqueueWriteBuffer).
 cl_event stagedBlockingWrite(cl_command_queue queue, cl_mem to, size_t offset, const void* from, size_t bytes,
                              const std::vector<cl_event>& wait, PinnedPool& pool);
 

@@ -46,3 +46,23 @@ TEST_CASE("one launch that starts the split variants' build", "[.][first-split-c
     Env env;
     incrementLaunches(env, 4096, 1, false);
 }
+
+// backend-calls.staged-writes: two non-blocking 32 MiB writes, each submitted with nothing ahead of
+// it still running, go through pinned pieces of 8 MiB (staged_transfer.hpp), four backend writes
+// each; a small one goes directly. Every byte arrives.
+TEST_CASE("large non-blocking writes onto an idle queue", "[.][staged-writes]") {
+    Env env;
+    const size_t bytes = size_t{32} << 20, small = 4096;
+    cl_mem big = env.buffer(CL_MEM_READ_WRITE, bytes);
+    cl_mem little = env.buffer(CL_MEM_READ_WRITE, small);
+    for (cl_uchar round = 1; round <= 2; ++round) {
+        std::vector<cl_uchar> host(bytes);
+        for (size_t i = 0; i < bytes; ++i) host[i] = static_cast<cl_uchar>(i * 31 + round);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, big, CL_FALSE, 0, bytes, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, little, CL_FALSE, 0, small, host.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        CHECK(env.read<cl_uchar>(big, bytes) == host);
+        auto back = env.read<cl_uchar>(little, small);
+        CHECK(std::equal(back.begin(), back.end(), host.begin()));
+    }
+    clReleaseMemObject(big), clReleaseMemObject(little);
+}
