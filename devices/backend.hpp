@@ -31,7 +31,9 @@ struct Slot {
 // lib/CL/devices/common.c:922-944 in 5.0; fixed in 6.0 by 9184812d6), so two commands of one hash
 // in flight at once with different global offsets or sizes give back each other's and abort
 // ("found->ref_count > 0"): the two sides of a split on two slots of one PoCL device run the same
-// chunk variant at once (bench/tools/pocl_dlhandle_race.c). Other backends keep `options`.
+// chunk variant at once (bench/tools/pocl_dlhandle_race.c). Other backends keep `options`. Builds
+// of one source alive at once in several contexts are named apart by DistinctBuild
+// (distinct_build.hpp).
 inline std::string slotOwnBuildOptions(const std::vector<Slot>& slots, unsigned slot, const std::string& options) {
     if (slot >= slots.size() || !slots[slot].isPocl()) return options;
     for (unsigned earlier = 0; earlier < slot; ++earlier)

@@ -1,6 +1,7 @@
 #include "platform/split/resources.hpp"
 
 #include "devices/backend_objects.hpp"
+#include "devices/distinct_build.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/kept_binaries.hpp"
 #include "platform/observe/trace.hpp"
@@ -35,7 +36,16 @@ std::shared_ptr<SplitResources> Context::sharedSplitResources() {
             const hetero::Slot& slot = Device::instance()->slots()[s];
             cl_context c = backend(s);
             // The merge kernels come from a kept binary like any program (NVIDIA: 4-5 ms against 2).
-            auto build = [slot, c](const std::string& source) { return kept_binaries::build(slot, c, source, ""); };
+            // They run with offsets and sizes that change from merge to merge: on a PoCL device
+            // another context's must not share their kernel hash (distinct_build.hpp); such a
+            // build is made from source (see ProgramVariants::build). The name is held as long as
+            // the kernels (the builder lives in them).
+            auto name = std::make_shared<std::unique_ptr<DistinctBuild>>();
+            auto build = [slot, c, name](const std::string& source) {
+                *name = std::make_unique<DistinctBuild>(slot, source, "");
+                const std::string& options = (*name)->options();
+                return kept_binaries::build(slot, c, source, options, options.empty());
+            };
             r->slots.push_back(std::make_unique<SplitResources::Slot>(build));
         }
         split_ = std::move(r);

@@ -67,6 +67,7 @@ void runAtOnce(const std::vector<std::function<void()>>& jobs) {
 void ProgramVariants::build(Context* context) {
     const auto& slots = Device::instance()->slots();
     std::vector<backend::Program> built(context->slotCount());
+    std::vector<std::unique_ptr<DistinctBuild>> builtNames(context->slotCount());
     // Every slot's build, and every GPU slot's merge kernels, at once: the launch that started the
     // build completes after it (buildInBackground), and one after another they took longer than
     // syr2k's whole launch on an H200 (NVIDIA's variants, PoCL's, NVIDIA's merge kernels: the
@@ -74,11 +75,12 @@ void ProgramVariants::build(Context* context) {
     std::vector<std::function<void()>> jobs;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
         jobs.push_back([&, s] {
-            // Two slots of one PoCL device run the chunk variant at once: each needs a kernel hash
-            // of its own there (slotOwnBuildOptions, a PoCL 4.0-5.0 bug). PoCL names a program
-            // built from a binary by the binary alone, whatever the options: such a slot is built
-            // from source.
-            const std::string slotOptions = slotOwnBuildOptions(slots, s, options);
+            // Two slots of one PoCL device run the chunk variant at once, and so do two contexts'
+            // builds of it: each needs a kernel hash of its own there (slotOwnBuildOptions,
+            // distinct_build.hpp: a PoCL 4.0-5.0 bug). PoCL names a program built from a binary by
+            // the binary alone, whatever the options: such a slot is built from source.
+            builtNames[s] = std::make_unique<DistinctBuild>(slots[s], source, slotOwnBuildOptions(slots, s, options));
+            const std::string& slotOptions = builtNames[s]->options();
             built[s] = kept_binaries::build(slots[s], context->backend(s), source, slotOptions, slotOptions == options);
             if (!built[s]) HETERO_LOG(Warn, "split variants did not build on slot %u; launches run unsplit", s);
         });
@@ -103,6 +105,7 @@ void ProgramVariants::build(Context* context) {
         }
     }
     runAtOnce(jobs);
+    names = std::move(builtNames);
     programs = std::move(built);  // read by others only once state_ says Built
     state_.store(State::Built, std::memory_order_release);
 }

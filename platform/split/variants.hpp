@@ -3,6 +3,7 @@
 #pragma once
 
 #include "devices/backend_call.hpp"
+#include "devices/distinct_build.hpp"
 #include "platform/engine/event_tail.hpp"
 #include "platform/split/span_guesses.hpp"
 #include "transform/transform.hpp"
@@ -27,6 +28,9 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     std::string historyKey;            // the program in auto mode's history (history_store::programKey)
     std::string source;                // the variants program (transform::makeVariants)
     std::string options;               // the application's build options
+    // Per slot once built: the name each build holds on a PoCL device (distinct_build.hpp), given
+    // back only after the programs are released (declared before them).
+    std::vector<std::unique_ptr<DistinctBuild>> names;
     std::vector<backend::Program> programs;  // per slot once built; empty where the variants did not build
 
     bool built() const { return state_.load(std::memory_order_acquire) == State::Built; }

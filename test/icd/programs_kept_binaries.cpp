@@ -310,7 +310,9 @@ TEST_CASE("builds keep no binary when they may not", "[.kept-binaries-none]") {
 // Two slots of one PoCL device, every launch split, the variants built by the first launch (run
 // whole): PoCL names a program built from a binary by the binary alone, so the second slot's split
 // variants, which need a name of their own there (slotOwnBuildOptions), are never taken from a
-// kept binary. The application's program and the first slot's variants are.
+// kept binary. The application's program and the first slot's variants are, once the first
+// program is gone: while it lives, a second build of its variants is named apart on every slot
+// (devices/distinct_build.hpp) and built from the source too.
 TEST_CASE("the split variants of a second slot of one PoCL device are built from the source", "[.kept-binaries-split]") {
     Env env;
     const std::string source = cltest::nonce("kept-split") + kPutSource;
@@ -319,11 +321,16 @@ TEST_CASE("the split variants of a second slot of one PoCL device are built from
     const cl_ulong k0 = fromKept(env);
     checkPut(env, first, 4, 4096, 2);
     CHECK(fromKept(env) == k0);  // the variants' first build: from the source on both slots
-    cl_program again = env.build(source, "-DVALUE=4");
+    cl_program alongside = env.build(source, "-DVALUE=4");
     CHECK(fromKept(env) == k0 + 2);  // the application's program, on both slots
-    checkPut(env, again, 4, 4096, 2);
-    CHECK(fromKept(env) == k0 + 3);  // the variants: the first slot's alone
-    CHECK(Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] >= splitBefore + 2);
+    checkPut(env, alongside, 4, 4096, 2);
+    CHECK(fromKept(env) == k0 + 2);  // the variants, while the first's live: from the source
     clReleaseProgram(first);
+    clReleaseProgram(alongside);
+    cl_program again = env.build(source, "-DVALUE=4");
+    CHECK(fromKept(env) == k0 + 4);
+    checkPut(env, again, 4, 4096, 2);
+    CHECK(fromKept(env) == k0 + 5);  // the variants: the first slot's alone
+    CHECK(Counters::read(env.platform)[CL_HETERO_LAUNCHES_SPLIT_DISCRETE] >= splitBefore + 3);
     clReleaseProgram(again);
 }
