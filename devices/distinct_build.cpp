@@ -1,6 +1,7 @@
 #include "devices/distinct_build.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -29,7 +30,9 @@ Registry& registry() {
 DistinctBuild::DistinctBuild(const Slot& slot, const std::string& source, const std::string& options)
     : options_(options) {
     if (!slot.isPocl()) return;
-    key_ = std::to_string(reinterpret_cast<uintptr_t>(slot.device)) + '\n' + options + '\n' + source;
+    // By hash: two sources that collide only share ranks, which costs a build of its own, no more.
+    key_ = std::to_string(reinterpret_cast<uintptr_t>(slot.device)) + ' ' +
+           std::to_string(std::hash<std::string>{}(options + '\n' + source));
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
     Live& live = r.builds[key_];

@@ -33,7 +33,7 @@ public:
     unsigned rank() const { return rank_; }
 
 private:
-    std::string key_;  // device, options and source; empty where nothing is held (not PoCL)
+    std::string key_;  // the device and a hash of options and source; empty where nothing is held (not PoCL)
     std::string options_;
     unsigned rank_ = 0;
 };

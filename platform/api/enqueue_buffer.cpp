@@ -28,14 +28,13 @@ bool coversStorage(Mem* m, size_t offset, size_t size) {
     return m->origin() + offset == 0 && size == m->storage().bytes();
 }
 
-// The pinned pool a large blocking transfer with `sub`'s slot goes through in pieces
-// (staged_transfer.hpp); null when it goes directly: small or non-blocking (clEnqueueWriteBuffer
-// says when a write counts as blocking), where the slot's copy is the host copy itself (the CPU
-// slot's, which its backend moves with a memcpy of its own), on a profiling queue (the command's
-// backend event must span the whole transfer), or without a pool.
-std::shared_ptr<PinnedPool> stagingPool(Mem* m, const Submission& sub, bool blocking, size_t size) {
+// The pinned pool a large transfer with `sub`'s slot, whose caller waits for it anyway, goes
+// through in pieces (staged_transfer.hpp); null when it goes directly: small, where the slot's copy
+// is the host copy itself (the CPU slot's, which its backend moves with a memcpy of its own), on a
+// profiling queue (the command's backend event must span the whole transfer), or without a pool.
+std::shared_ptr<PinnedPool> stagingPool(Mem* m, const Submission& sub, size_t size) {
     DiscreteStorage* copies = m->storage().discrete();
-    if (!blocking || !transferStaged(size) || sub.queue.profiling() || (copies && copies->hostAliasSlot() == sub.slot))
+    if (!transferStaged(size) || sub.queue.profiling() || (copies && copies->hostAliasSlot() == sub.slot))
         return nullptr;
     return m->context()->pinnedPool();
 }
@@ -130,7 +129,7 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                     cl_mem from = m->storage().backendMem(sub.slot);
                     // A blocking read's caller waits for the bytes anyway: large ones come through
                     // pinned blocks, the submission waiting for each piece (staged_transfer.hpp).
-                    if (auto pool = stagingPool(m, sub, blocking, size))
+                    if (auto pool = blocking ? stagingPool(m, sub, size) : nullptr)
                         e = stagedRead(sub.backendQueue, from, m->origin() + offset, ptr, size, wait, *pool);
                     if (!e) check(backend::enqueueRead(sub.backendQueue, from, m->origin() + offset, size, ptr, wait, &e));
                     return e;
@@ -181,8 +180,12 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                 // then 9 ms more to finish) and slowed the next launch (52 against 26-35 us,
                 // docs/results/h200-session35). Behind running work, the pieces would hold the
                 // caller until it ends: it goes directly.
-                auto pool = viaHost ? nullptr : stagingPool(m, sub, true, size);
+                auto pool = viaHost ? nullptr : stagingPool(m, sub, size);
                 if (pool && !blocking && !(std::this_thread::get_id() == caller && sub.dependenciesDone())) pool = nullptr;
+                // Nor what the write itself waits for (another queue's launch reading the buffer).
+                auto waitsForNothing = [](const std::vector<cl_event>& wait) {
+                    return std::all_of(wait.begin(), wait.end(), [](cl_event w) { return backend::done(w); });
+                };
                 // Both copy from `ptr` on the host now, not when the backend gets to the write: an
                 // earlier non-blocking read into `ptr` must have landed (host_reads.hpp).
                 // Waited for before the storage's lock, which the work waited for may need (a
@@ -199,10 +202,7 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                         copies->hostCopyReadUntil(e);
                     } else {
                         cl_mem to = s.backendMem(sub.slot);
-                        // What the write waits for besides (another queue's launch reading the buffer).
-                        const bool waitsForNothing =
-                            blocking || std::all_of(wait.begin(), wait.end(), [](cl_event w) { return backend::done(w); });
-                        if (pool && waitsForNothing)
+                        if (pool && (blocking || waitsForNothing(wait)))
                             e = stagedBlockingWrite(sub.backendQueue, to, m->origin() + offset, ptr, size, wait, *pool);
                         if (!e) check(backend::enqueueWrite(sub.backendQueue, to, m->origin() + offset, size, ptr, wait, &e));
                     }

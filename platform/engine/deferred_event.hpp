@@ -27,7 +27,7 @@ public:
     DeferredEvent(const DeferredEvent&) = delete;
     DeferredEvent& operator=(const DeferredEvent&) = delete;
 
-    cl_command_queue queue() const { return queue_; }
+    cl_command_queue queue() const { return queue_->get(); }
 
     // For a command just enqueued on queue(): true if it may share this object, i.e. no marker was
     // made yet (one made from now on comes after the command). Else it needs a new one.
@@ -46,10 +46,9 @@ public:
     void sawComplete(cl_int status);
 
 private:
-    // Declared before marker_: the queue's reference is given up after the marker's.
-    std::shared_ptr<const backend::Queue> shared_;  // the Hetero queue's reference, or
-    backend::Queue own_;                            // one of its own
-    cl_command_queue queue_ = nullptr;
+    // The Hetero queue's reference, or one of its own. Declared before marker_: the queue's
+    // reference is given up after the marker's.
+    std::shared_ptr<const backend::Queue> queue_;
     std::mutex mutex_;
     backend::Event marker_;
     // Set under mutex_; read without it by stillOpen() (every launch without an event asks): a
