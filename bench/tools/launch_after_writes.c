@@ -14,15 +14,31 @@
 //   kept     the writes' events released at once, or kept until the round ends (Hetero keeps a
 //            write's event while the transfer may still read its host copy)
 // Prints one line per mode: median enqueue time of the first and of the second launch, in us.
-//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N]
+// --until-done: each launch is timed from its enqueue to the clFinish after it instead (a
+// PolyBench program's kernel_ms): through Hetero with the CPU slot gesummv LARGE's launch took
+// 35-45 us longer than held to the GPU, its enqueue no longer (docs/results/h200-session36).
+// --rows: the kernel reads each buffer as a square matrix, one row per work-item (gesummv's way).
+//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows]
 #define _POSIX_C_SOURCE 200112L
 #include "tool_support.h"
+
+#include <math.h>
 
 static const char* kSource =
     "__kernel void sum(__global const float* a, __global const float* b, __global const float* c,\n"
     "                  __global const float* d, __global float* out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[i] = a[i] + b[i] + c[i] + d[i];\n"
+    "}\n"
+    // --rows: each work-item sums a row of n x n matrices, as gesummv reads A and B (few
+    // work-groups, each item its own row: bound by memory latency, not bandwidth).
+    "__kernel void rows(__global const float* a, __global const float* b, __global const float* c,\n"
+    "                   __global const float* d, __global float* out, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  float s = 0.0f;\n"
+    "  for (int j = 0; j < n; ++j) s += a[i * n + j] + b[i * n + j] + c[i * n + j] + d[i * n + j];\n"
+    "  out[i] = s;\n"
     "}\n";
 
 enum { kBuffers = 4 };
@@ -37,13 +53,15 @@ int main(int argc, char** argv) {
     toolName = "launch_after_writes";
     const char* want = "NVIDIA";
     size_t bytes = 1 << 20;
-    int rounds = 30;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--platform")) want = argv[i + 1];
-        else if (!strcmp(argv[i], "--bytes")) bytes = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+    int rounds = 30, untilDone = 0, rows = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--until-done")) untilDone = 1;
+        else if (!strcmp(argv[i], "--rows")) rows = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--platform")) want = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--bytes")) bytes = strtoull(argv[++i], NULL, 10);
+        else if (i + 1 < argc && !strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N]\n");
+            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows]\n");
             return 2;
         }
     }
@@ -62,7 +80,7 @@ int main(int argc, char** argv) {
     cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
     check(err, "clCreateProgramWithSource");
     check(clBuildProgram(program, 1, &device, "", NULL, NULL), "clBuildProgram");
-    cl_kernel kernel = clCreateKernel(program, "sum", &err);
+    cl_kernel kernel = clCreateKernel(program, rows ? "rows" : "sum", &err);
     check(err, "clCreateKernel");
 
     // The sources, each big enough for every buffer's bytes.
@@ -84,7 +102,15 @@ int main(int argc, char** argv) {
     const int modeCount = sizeof modes / sizeof modes[0];
     double* first = malloc(sizeof(double) * rounds * modeCount);
     double* second = malloc(sizeof(double) * rounds * modeCount);
-    const size_t global = bytes / sizeof(float);
+    // --rows: n x n floats in each buffer, n rounded up to whole work-groups of 256.
+    const int n = (int)sqrt((double)(bytes / sizeof(float)));
+    const size_t global = rows ? (size_t)(n + 255) / 256 * 256 : bytes / sizeof(float);
+    const size_t* local = NULL;
+    const size_t rowsLocal = 256;
+    if (rows) {
+        local = &rowsLocal;
+        check(clSetKernelArg(kernel, kBuffers + 1, sizeof n, &n), "clSetKernelArg");
+    }
     // Rounds interleave the modes, so that the machine's drift falls on all of them alike.
     for (int r = 0; r < rounds; ++r) {
         for (int m = 0; m < modeCount; ++m) {
@@ -115,9 +141,11 @@ int main(int argc, char** argv) {
             if (!mode->kept)
                 for (int b = 0; b < kBuffers; ++b) clReleaseEvent(written[b]);
             double t0 = now();
-            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "launch");
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, NULL), "launch");
+            if (untilDone) check(clFinish(queue), "clFinish");
             double t1 = now();
-            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), "launch");
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, NULL), "launch");
+            if (untilDone) check(clFinish(queue), "clFinish");
             double t2 = now();
             check(clFinish(queue), "clFinish");
             first[m * rounds + r] = (t1 - t0) * 1e6;
@@ -128,7 +156,8 @@ int main(int argc, char** argv) {
             clReleaseMemObject(out);
         }
     }
-    printf("%s, %d writes of %zu bytes, %d rounds: median enqueue time in us\n", name, kBuffers, bytes, rounds);
+    printf("%s, %d writes of %zu bytes, %d rounds: median %s time in us\n", name, kBuffers, bytes, rounds,
+           untilDone ? "enqueue-to-finished" : "enqueue");
     printf("%-10s %-8s %-9s %10s %10s\n", "source", "wait", "events", "1st launch", "2nd launch");
     for (int m = 0; m < modeCount; ++m)
         printf("%-10s %-8s %-9s %10.1f %10.1f\n", modes[m].source, modes[m].events ? "events" : "finish",

@@ -2,8 +2,8 @@
 // N launches of a small kernel, enqueued back to back (the enqueuing thread's cost), and until
 // they are finished. bench/tools/launch_cost.py runs it natively and through Hetero side by side.
 //
-//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--patterns LIST] [--callback-first]
-//               [--neighbour pause|yield] [--list]
+//   launch_cost [--platform NAME] [--launches N] [--rounds R] [--groups G] [--patterns LIST]
+//               [--callback-first] [--neighbour pause|yield] [--list]
 //
 // --platform: part of the platform's name (default: the first platform). --patterns: comma
 // separated, default "plain,event,profiling,profiling+event,all-args"; "all" adds the patterns
@@ -80,10 +80,14 @@ static const struct Pattern patterns[] = {
 enum { kDefaultPatterns = 5, kPatterns = sizeof patterns / sizeof patterns[0] };
 
 static long callbacks;
+// --groups: work-groups of 256 items per launch. 4 (the default) fit any GPU at once, so Hetero
+// decides at once not to split; more than the GPU has compute units (133 and up on an H200) take auto
+// mode's history into every decision (platform/split/decision.cpp).
+static size_t groups = 4;
 
 // `n` launches in `pattern` on `q`.
 static void launches(const struct Pattern* p, cl_command_queue q, cl_kernel k, cl_mem a, int n) {
-    size_t g = 1024, l = 256;
+    size_t g = groups * 256, l = 256;
     for (int i = 0; i < n; ++i) {
         if (p->allArgs) clSetKernelArg(k, 0, sizeof a, &a);
         clSetKernelArg(k, 1, sizeof i, &i);
@@ -133,17 +137,18 @@ int main(int argc, char** argv) {
         if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) want = argv[++i];
         else if (strcmp(argv[i], "--launches") == 0 && i + 1 < argc) count = atoi(argv[++i]);
         else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--groups") == 0 && i + 1 < argc) groups = strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--patterns") == 0 && i + 1 < argc) list = argv[++i];
         else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
         else if (strcmp(argv[i], "--callback-first") == 0) callbackFirst = 1;
         else if (strcmp(argv[i], "--neighbour") == 0 && i + 1 < argc) neighbourMode = argv[++i];
         else if (argv[i][0] != '-') want = argv[i];  // the old form: launch_cost NVIDIA
         else {
-            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--patterns LIST|all] [--callback-first] [--neighbour pause|yield] [--list]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--platform NAME] [--launches N] [--rounds R] [--groups G] [--patterns LIST|all] [--callback-first] [--neighbour pause|yield] [--list]\n", argv[0]);
             return 2;
         }
     }
-    if (count < 1 || rounds < 1 || rounds > 99) return 2;
+    if (count < 1 || rounds < 1 || rounds > 99 || groups < 1 || groups > (1u << 20)) return 2;
     if (neighbourMode && strcmp(neighbourMode, "pause") != 0 && strcmp(neighbourMode, "yield") != 0) {
         fprintf(stderr, "%s: --neighbour is pause or yield\n", argv[0]);
         return 2;
@@ -172,7 +177,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     cl_kernel k = clCreateKernel(pr, "k", &err);
-    cl_mem a = clCreateBuffer(c, CL_MEM_READ_WRITE, 4096 * 4, NULL, &err);
+    cl_mem a = clCreateBuffer(c, CL_MEM_READ_WRITE, groups * 256 * sizeof(float), NULL, &err);
     clSetKernelArg(k, 0, sizeof a, &a);
     if (callbackFirst) {
         cl_event m = NULL;

@@ -4,6 +4,7 @@
     bench/tools/launch_cost.py [--build build] [--rounds 5] [--launches 4096] [--configs ...]
     bench/tools/launch_cost.py --callgrind      # instructions per launch instead of time
     bench/tools/launch_cost.py --baseline /tmp/old   # and each Hetero column with another build's library
+    bench/tools/launch_cost.py --groups 1024         # launches the GPU cannot run in one go
 
 Runs build/bench/launch_cost (bench/tools/launch_cost.c) once per configuration and round, the
 configurations interleaved round by round (a loaded machine slows them alike), and prints a
@@ -58,10 +59,13 @@ def configs_for(native_platform):
     ]
 
 
+GROUPS = ["--groups", "4"]  # launch_cost.c's work-groups per launch (main sets it)
+
+
 def run_once(tool, config, build, launches, patterns, prefix=()):
     """One process: {pattern: (enqueue_us, total_us)}."""
     rounds = ["--rounds", "1"] if prefix else []  # under callgrind: one measured round
-    command = list(prefix) + [tool, "--platform", config.platform, "--launches", str(launches)] + rounds + [
+    command = list(prefix) + [tool, "--platform", config.platform, "--launches", str(launches)] + rounds + GROUPS + [
                               "--patterns", ",".join(patterns)]
     return {m.group(1): (float(m.group(2)), float(m.group(3))) for m in run_tool(command, config, build, LINE)}
 
@@ -133,6 +137,9 @@ def main():
     parser.add_argument("--launches", type=int, default=None,
                         help="launches per round (default 4096; 300 with --callgrind)")
     parser.add_argument("--patterns", default=",".join(PATTERNS), help="comma separated (launch_cost.c)")
+    parser.add_argument("--groups", type=int, default=4,
+                        help="work-groups per launch (default 4: fits any GPU at once; more than its compute "
+                             "units takes auto mode's history into every decision)")
     parser.add_argument("--configs", default=None,
                         help="comma separated names among the defaults for this machine")
     parser.add_argument("--callgrind", action="store_true", help="instructions per launch instead of time")
@@ -140,6 +147,7 @@ def main():
                         help="another build (its library is enough): each Hetero configuration again with its "
                              "Hetero, interleaved with this build's")
     args = parser.parse_args()
+    GROUPS[1] = str(args.groups)
     tool = tool_path(args.build, "launch_cost")
     configs = configs_for(native_platform(tool))
     if args.configs:
@@ -150,6 +158,8 @@ def main():
     patterns = [p for p in args.patterns.split(",") if p]
     print("Per launch, µs (median of %d interleaved processes); Hetero columns: (difference to native; "
           "from four processes on, its 95 %% bootstrap interval)." % args.rounds if not args.callgrind else "Instructions per launch, enqueuing thread (callgrind).")
+    print("")
+    print("%d work-groups of 256 items per launch." % args.groups)
     print("")
     for c in configs:
         print("- `%s`: %s" % (c.name, c.label))
