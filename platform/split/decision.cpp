@@ -23,18 +23,20 @@ namespace hetero {
 
 namespace {
 
-// The history's key for a launch: its global size.
-LaunchSize sizeKey(const LaunchGeometry& l) {
-    LaunchSize s;
-    s.dims = l.dims;
-    for (cl_uint d = 0; d < l.dims && d < 3; ++d) s.global[d] = l.global[d];
-    return s;
-}
-
 // The work-items in `partGroups` of a launch's `groups` work-groups (the history counts speeds per
 // work-item; 0 when the launch has none).
 double itemsIn(const LaunchGeometry& launch, uint64_t groups, uint64_t partGroups) {
-    return groups == 0 ? 0 : sizeKey(launch).workItems() * double(partGroups) / double(groups);
+    return groups == 0 ? 0 : historySizeOf(launch).workItems() * double(partGroups) / double(groups);
+}
+
+// What a launch may write, in bytes of memory objects (`memAt(i)`: argument i's object or null).
+template <typename MemAt>
+double bytesMayWriteOf(const KernelVariants& kv, size_t count, MemAt memAt) {
+    double bytes = 0;
+    const auto& params = kv.analysis->params;
+    for (size_t i = 0; i < count && i < params.size(); ++i)
+        if (const Mem* m = memAt(i); m && params[i].mayWrite) bytes += double(m->storage().bytes());
+    return bytes;
 }
 
 // What a split of the launch would move between the devices, for auto mode's model: in discrete
@@ -44,12 +46,8 @@ double itemsIn(const LaunchGeometry& launch, uint64_t groups, uint64_t partGroup
 LaunchCost splitCost(const Kernel& kernel, const KernelVariants& kv, const std::vector<KernelArg>& args, LaunchCost cost) {
     if (kernel.context()->memoryModel() == MemoryModel::Unified) return cost;
     cost.plannable = true;  // the discrete engine runs planned shares
-    const auto& params = kv.analysis->params;
-    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
-        if (args[i].mem && params[i].mayWrite) {
-            cost.bytesWritten += double(args[i].mem->storage().bytes());
-            cost.bytesMoved += 2.0 * double(args[i].mem->storage().bytes());
-        }
+    cost.bytesWritten = bytesMayWriteOf(kv, args.size(), [&](size_t i) { return args[i].mem.get(); });
+    cost.bytesMoved = 2 * cost.bytesWritten;
     return cost;
 }
 
@@ -65,9 +63,7 @@ LaunchCost nwaySplitCost(const KernelVariants& kv, const std::vector<KernelArg>&
                          LaunchCost cost) {
     const double ratio = nwayOthersOverFirst(slots, kv.historyKey);
     const double othersShare = ratio / (1 + ratio);
-    const auto& params = kv.analysis->params;
-    for (size_t i = 0; i < args.size() && i < params.size(); ++i)
-        if (args[i].mem && params[i].mayWrite) cost.bytesMoved += othersShare * double(args[i].mem->storage().bytes());
+    cost.bytesMoved += othersShare * bytesMayWriteOf(kv, args.size(), [&](size_t i) { return args[i].mem.get(); });
     cost.linkBytesPerSecond = kNwayLinkBytesPerSecond;
     cost.priorRatio = ratio;
     return cost;
@@ -90,6 +86,19 @@ std::string deviceSet() {
 
 }  // namespace
 
+LaunchSize historySizeOf(const LaunchGeometry& l) {
+    LaunchSize s;
+    s.dims = l.dims;
+    for (cl_uint d = 0; d < l.dims && d < 3; ++d) s.global[d] = l.global[d];
+    return s;
+}
+
+double bytesMayWrite(const Kernel& kernel, Mem* const* mems, size_t count) {
+    const auto& kv = kernel.variants();
+    if (!kv || kernel.context()->memoryModel() == MemoryModel::Unified) return 0;
+    return bytesMayWriteOf(*kv, count, [&](size_t i) { return mems[i]; });
+}
+
 void keepSplitHistoryBetweenRuns() {
     static std::once_flag once;
     std::call_once(once, [] {
@@ -108,17 +117,17 @@ cl_event startTiming(cl_command_queue queue, const std::vector<cl_event>& waitLi
 }
 
 void timeUnsplitLaunch(cl_event done, const std::string& kernel, const LaunchGeometry& launch) {
-    if (done) return timeWholeLaunch(done, kernel, sizeKey(launch));
-    SplitHistory::instance().recordWhole(kernel, sizeKey(launch), -1);  // untimed: the size may be timed again
+    if (done) return timeWholeLaunch(done, kernel, historySizeOf(launch));
+    SplitHistory::instance().recordWhole(kernel, historySizeOf(launch), -1);  // untimed: the size may be timed again
 }
 
 void recordSplit(const std::string& name, const LaunchGeometry& launch, double seconds, bool probe,
                  double cpuShare, bool planned) {
-    SplitHistory::instance().recordSplit(name, sizeKey(launch), seconds, probe, cpuShare, planned);
+    SplitHistory::instance().recordSplit(name, historySizeOf(launch), seconds, probe, cpuShare, planned);
 }
 
 void recordTrialSplit(const std::string& kernel, const LaunchGeometry& launch, double seconds) {
-    SplitHistory::instance().recordTrialSplit(kernel, sizeKey(launch), seconds);
+    SplitHistory::instance().recordTrialSplit(kernel, historySizeOf(launch), seconds);
 }
 
 void recordCpuSpeed(const std::string& kernel, const LaunchGeometry& launch, uint64_t groups, uint64_t chunkGroups,
@@ -234,14 +243,17 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
         fits.gpuComputeUnits = computeUnits(d.gpuSlot);
         if (fits.fitsGpuAtOnce()) {
             d.why = "the GPU runs all its work-groups at once: a split cannot shorten it";
+            d.wholeUntimedFor = SplitHistory::kMostWholeUntimed;
+            d.historyCounts = false;
             return;
         }
         pollLaunchTimings();
-        h = SplitHistory::instance().decide(kv.historyKey, sizeKey(launch),
+        h = SplitHistory::instance().decide(kv.historyKey, historySizeOf(launch),
                                             nwaySlots ? nwaySplitCost(kv, args, *nwaySlots, fits)
                                                       : splitCost(kernel, kv, args, fits));
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
+            d.wholeUntimedFor = h.wholeUntimedFor;
             return;
         }
     }
@@ -254,7 +266,7 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
     }
     if (!splittable) {
         // Never timed for a launch that could not split: the size may be timed again.
-        if (h.timeWhole) SplitHistory::instance().recordWhole(kv.historyKey, sizeKey(launch), -1);
+        if (h.timeWhole) SplitHistory::instance().recordWhole(kv.historyKey, historySizeOf(launch), -1);
         return;
     }
     d.split = h.split;
@@ -284,7 +296,7 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
             LaunchCost cost = splitCost(kernel, kv, args, {});
             cost.workGroups = workGroupsOf(launch, kernel.maxWorkGroupSize());
             const double planned = SplitHistory::instance().nwayCpuShare(
-                kv.historyKey, sizeKey(launch), slots[0], 1 + nwayOthersOverFirst(slots, kv.historyKey), cost);
+                kv.historyKey, historySizeOf(launch), slots[0], 1 + nwayOthersOverFirst(slots, kv.historyKey), cost);
             d.nwayCpuTrial = planned < 0;
             d.nwayCpuShare = planned < 0 || (planned == 0 && chaos::on()) ? SplitHistory::kNwayCpuTrialShare : planned;
             if (d.nwayCpuShare > 0) slots.push_back(static_cast<unsigned>(cpu));

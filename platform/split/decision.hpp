@@ -35,12 +35,25 @@ struct SplitDecision {
     double nwayCpuShare = 0;
     bool nwayCpuTrial = false;
     const char* why = "";  // why not split (a literal: no allocation on the launch path)
+    // Auto mode found the launch unable to gain: this many of the kernel's next launches of the
+    // same cost may run whole untimed without being decided (whole_verdict.hpp), and are counted
+    // in the history as launches (historyCounts) unless the GPU runs them in one go, which the
+    // history never hears of.
+    unsigned wholeUntimedFor = 0;
+    bool historyCounts = true;
     // The launch would have split, but the kernel's variants are still being built: it runs whole
     // and completes only after that build (Submission::tails).
     std::shared_ptr<Tail> variantsBuilding;
 };
 SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                             unsigned preferredSlot);
+
+// The history's key for a launch: its global size.
+LaunchSize historySizeOf(const LaunchGeometry& launch);
+
+// The bytes of the memory objects a launch of `kernel` may write (`mems[i]`: argument i's object,
+// or null), which auto mode's model counts a split as moving (0 in unified memory).
+double bytesMayWrite(const Kernel& kernel, Mem* const* mems, size_t count);
 
 // What a split launch writes: one entry per storage, with the scalar size it is written through.
 struct Written {

@@ -15,6 +15,7 @@
 #include "platform/split/one_device_split.hpp"
 #include "platform/split/only_side.hpp"
 #include "platform/split/unified_split.hpp"
+#include "platform/split/whole_verdict.hpp"
 #include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
@@ -187,25 +188,36 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             waits[waitCount++] = ready;
         }
     }
-    if (kernel.variants()) {
-        // What the decision looks at, in a list of this thread's used again (no allocation per
-        // launch) that lets go of the memory objects once the decision is made.
-        thread_local std::vector<KernelArg> args;
-        struct LetGo {
-            std::vector<KernelArg>& args;
-            ~LetGo() { for (auto& a : args) a.mem = Ref<Mem>(); }
-        } letGo{args};
-        args.resize(stored.size());
-        for (size_t i = 0; i < stored.size(); ++i) {
-            args[i].set = true;
-            args[i].size = stored[i].size;
-            args[i].mem = Ref<Mem>(mems[i]);  // null for other arguments
-            args[i].stamp = stored[i].stamp;
-        }
-        SplitDecision d = splitDecision(kernel, args, launch, slot);
-        if (d.split || d.timeUnsplit || d.variantsBuilding) {
+    if (const auto& kv = kernel.variants()) {
+        // Auto mode's verdict on the launches before decides this one if nothing it rests on changed
+        // (whole_verdict.hpp); else a fresh decision.
+        WholeVerdict& verdict = kv->wholeVerdict;
+        const WholeVerdict::Key key{slot, historySizeOf(launch), workGroupsOf(launch, kernel.maxWorkGroupSize()),
+                                    bytesMayWrite(kernel, mems, stored.size()), kv->ready(),
+                                    SplitHistory::instance().changes()};
+        if (verdict.decides(key)) {
+            decided.emplace();  // whole: should the launch go the ordinary way after all, it is not decided twice
+        } else {
+            verdict.settle(kv->historyKey);
+            // What the decision looks at, in a list of this thread's used again (no allocation per
+            // launch) that lets go of the memory objects once the decision is made.
+            thread_local std::vector<KernelArg> args;
+            struct LetGo {
+                std::vector<KernelArg>& args;
+                ~LetGo() { for (auto& a : args) a.mem = Ref<Mem>(); }
+            } letGo{args};
+            args.resize(stored.size());
+            for (size_t i = 0; i < stored.size(); ++i) {
+                args[i].set = true;
+                args[i].size = stored[i].size;
+                args[i].mem = Ref<Mem>(mems[i]);  // null for other arguments
+                args[i].stamp = stored[i].stamp;
+            }
+            SplitDecision d = splitDecision(kernel, args, launch, slot);
+            const bool whole = !d.split && !d.timeUnsplit && !d.variantsBuilding;
+            if (whole) verdict.keep(key, d.wholeUntimedFor, d.historyCounts);
             decided = std::move(d);
-            return false;
+            if (!whole) return false;
         }
     }
     // No backend event unless profiling needs one (deferred_event.hpp): a launch whose event the

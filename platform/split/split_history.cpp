@@ -86,6 +86,7 @@ void SplitHistory::recordCpuSpeed(const std::string& kernel, double chunkItems, 
                               ? measured
                               : 0.5 * (k.cpuSecondsPerItem + measured);
     if (startSeconds >= 0) k.cpuStartSeconds = startSeconds;
+    changed();
     HETERO_LOG(Debug, "history %s: CPU %.3f us per 1000 work-items in one chunk, starts %.3f ms into a split", kernel.c_str(),
                k.cpuSecondsPerItem * 1e9, k.cpuStartSeconds * 1e3);
 }
@@ -95,6 +96,7 @@ void SplitHistory::recordTrialSplit(const std::string& kernel, const LaunchSize&
     Kernel& k = kernels_[kernel];
     k.splitHere = true;
     ++k.nwayCpuTrials;
+    changed();
     HETERO_LOG(Debug, "history %s:%s: split with the CPU's trial share %.3f ms, not counted", kernel.c_str(),
                size.describe().c_str(), seconds * 1e3);
 }
@@ -109,6 +111,7 @@ void SplitHistory::recordNwayGpuSpeed(const std::string& kernel, unsigned slot, 
     // the CPU a share that ends after the GPUs' parts.
     auto [known, fresh] = k.nwayGpuSecondsPerItem.try_emplace(slot, measured);
     if (!fresh) known->second = measured < known->second ? measured : 0.5 * (known->second + measured);
+    changed();
 }
 
 void SplitHistory::nwayGpuWeights(const std::string& kernel, const std::vector<unsigned>& slots,
@@ -181,6 +184,9 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
             s.timing = true;
             s.timingSince = s.launches;
             if (!mayGain) s.retimeEvery = std::min(s.retimeEvery * 2, kMaxRetimeEvery);
+        } else if (!mayGain) {
+            // The launches before the next one due for a timing run whole untimed as well.
+            d.wholeUntimedFor = std::min(kMostWholeUntimed, every - 1 - s.launches % every);
         }
         if (s.whole > 0) k.wholeSeconds += s.whole;
         return d;
@@ -208,11 +214,22 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     return d;
 }
 
+void SplitHistory::countWholeLaunches(const std::string& kernel, const LaunchSize& size, unsigned launches) {
+    if (launches == 0) return;
+    std::lock_guard lock(mutex_);
+    Kernel& k = kernels_[kernel];
+    Size& s = k.sizes[size];
+    s.launches += launches;
+    k.launches += launches;
+    if (s.whole > 0) k.wholeSeconds += s.whole * launches;
+}
+
 void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size, double seconds) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     Size& s = k.sizes[size];
     s.timing = false;
+    changed();  // (also a timing that failed: the size may be timed again)
     if (seconds < 0) return;
     HETERO_LOG(Debug, "history %s:%s: whole %.3f ms", kernel.c_str(), size.describe().c_str(), seconds * 1e3);
     s.whole = seconds;
@@ -223,6 +240,7 @@ void SplitHistory::recordWhole(const std::string& kernel, const LaunchSize& size
 void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size, double seconds, bool probe,
                                double cpuShare, bool planned) {
     std::lock_guard lock(mutex_);
+    changed();
     Kernel& k = kernels_[kernel];
     if (!k.splitHere) {
         k.splitHere = true;
@@ -370,6 +388,7 @@ bool SplitHistory::deserialize(const std::string& text) {
         if (in >> rest) return false;
     }
     std::lock_guard lock(mutex_);
+    changed();
     kernels_ = std::move(kernels);
     bestCpuRatio_ = best;
     ratioKernels_ = 0;

@@ -39,6 +39,7 @@
 //    unless the CPU speed it measured plans a much smaller share: that is tried at once.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -149,9 +150,24 @@ public:
         // What the launch is expected to take run whole (negative: not known): an adaptive split
         // gives its CPU only chunks that end before the GPU would reach them (discrete_split.cpp).
         double wholeSeconds = -1;
+        // A size that cannot gain, run whole untimed: this many of its next launches would be
+        // decided alike while the history does not change (changes()) and the cost stays the same
+        // (at most kMostWholeUntimed; whole_verdict.hpp keeps it). 0: decide the next one afresh.
+        unsigned wholeUntimedFor = 0;
     };
     // The next launch of `kernel` (a key naming its source, see KernelVariants::historyKey) at `size`.
     Decision decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost = {});
+    // How often what decide() goes by changed: every measurement recorded, a history read back.
+    // Counting launches (decide(), countWholeLaunches) is no change.
+    uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
+    // `launches` launches of `kernel` at `size` ran whole untimed as Decision::wholeUntimedFor said,
+    // without a decide() each: counted as decide() would have (the size's launches until its next
+    // timing, the kernel's time run whole for the probe budget).
+    void countWholeLaunches(const std::string& kernel, const LaunchSize& size, unsigned launches);
+    // The most launches one Decision::wholeUntimedFor covers: a launch that decides afresh also
+    // hears the timings of other launches (pollLaunchTimings), which a launch-heavy program would
+    // otherwise leave unheard for up to kMaxRetimeEvery launches.
+    static constexpr unsigned kMostWholeUntimed = 64;
     // A launch run whole took `seconds` (from when it could start); negative: its timing failed.
     void recordWhole(const std::string& kernel, const LaunchSize& size, double seconds);
     // A split launch took `seconds` (from when it could start); `probe`: it was a probe;
@@ -220,6 +236,8 @@ public:
 
 private:
     friend class ProbeTicket;
+    void changed() { changes_.fetch_add(1, std::memory_order_acq_rel); }
+    std::atomic<uint64_t> changes_{0};
     struct Size {
         double whole = -1, split = -1;  // last measured seconds
         bool measured = false;          // `whole` is a timing to go by

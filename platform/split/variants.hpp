@@ -6,6 +6,7 @@
 #include "devices/distinct_build.hpp"
 #include "platform/engine/event_tail.hpp"
 #include "platform/split/span_guesses.hpp"
+#include "platform/split/whole_verdict.hpp"
 #include "transform/transform.hpp"
 
 #include <CL/cl.h>
@@ -59,6 +60,8 @@ struct KernelVariants {
     std::string historyKey;           // the kernel in auto mode's history: program's key + "/" + name
     std::mutex mutex;              // held while a launch sets arguments and enqueues
     SpanGuesses spanGuesses;       // where its last N-way launches' parts changed what they wrote
+    WholeVerdict wholeVerdict;     // the direct way's (launch.cpp), under the kernel's LaunchLock
+    ~KernelVariants() { wholeVerdict.settle(historyKey); }
     // True once chunk and abort exist (made here the first time the program's variants are built);
     // they never change afterwards.
     bool ready();

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
+
 using hetero::LaunchCost;
 using hetero::LaunchSize;
 using hetero::SplitHistory;
@@ -749,4 +751,112 @@ TEST_CASE("split history: GPUs of one name share equally, others by their speeds
     REQUIRE(second.deserialize(h.serialize()));
     second.nwayGpuWeights("k", {0, 1}, {132, 66}, false, w);
     CHECK(w[1] / w[0] == Approx(2));
+}
+
+TEST_CASE("split history: launches a verdict ran whole untimed, counted afterwards, leave the timings and the history as "
+          "deciding each would",
+          "[split_history][verdict]") {
+    // Two histories of one kernel at a size that cannot gain: one decides every launch, the other
+    // only where the decision before did not cover the launch (Decision::wholeUntimedFor), counting
+    // the covered ones afterwards as the direct way does (whole_verdict.hpp).
+    SplitHistory each, covered;
+    for (SplitHistory* h : {&each, &covered}) {
+        loaded(*h);
+        REQUIRE(h->decide("k", size(64)).timeWhole);
+        h->recordWhole("k", size(64), 0.1 * kMs);
+    }
+    const unsigned total = 1u << 15;
+    std::vector<unsigned> timedEach, timedCovered;
+    for (unsigned i = 0; i < total; ++i) {
+        SplitHistory::Decision d = each.decide("k", size(64));
+        REQUIRE_FALSE(d.split);
+        if (d.timeWhole) {
+            timedEach.push_back(i);
+            each.recordWhole("k", size(64), 0.1 * kMs);
+        }
+    }
+    unsigned fresh = 0;
+    for (unsigned i = 0; i < total;) {
+        SplitHistory::Decision d = covered.decide("k", size(64));
+        ++fresh;
+        REQUIRE_FALSE(d.split);
+        CHECK(d.wholeUntimedFor <= SplitHistory::kMostWholeUntimed);
+        if (d.timeWhole) {
+            CHECK(d.wholeUntimedFor == 0);
+            timedCovered.push_back(i);
+            covered.recordWhole("k", size(64), 0.1 * kMs);
+        }
+        const unsigned more = std::min(d.wholeUntimedFor, total - i - 1);
+        covered.countWholeLaunches("k", size(64), more);
+        i += 1 + more;
+    }
+    CHECK(timedCovered == timedEach);
+    CHECK(timedEach.size() >= 4);  // 256, 512, 1024, ... within the launches
+    // The same history, but for the kernel's time run whole summed in another order (its 5th field).
+    auto fields = [](const std::string& text) {
+        std::vector<std::string> out;
+        std::istringstream in(text);
+        for (std::string f; in >> f;) out.push_back(f);
+        return out;
+    };
+    const auto a = fields(covered.serialize()), b = fields(each.serialize());
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (i >= 4 && a[i - 4] == "kernel")
+            CHECK(std::stod(a[i]) == Approx(std::stod(b[i])));
+        else
+            CHECK(a[i] == b[i]);
+    }
+    CHECK(fresh <= total / SplitHistory::kMostWholeUntimed + 2 * timedEach.size() + 2);
+}
+
+TEST_CASE("split history: a size that may gain, or one timed now, is decided afresh at its next launch",
+          "[split_history][verdict]") {
+    SplitHistory h;
+    loaded(h);
+    // Never measured: it may gain, and is timed at once.
+    SplitHistory::Decision d = h.decide("k", size(64));
+    CHECK(d.timeWhole);
+    CHECK(d.wholeUntimedFor == 0);
+    // Long enough to gain with a CPU as fast as the GPU (kPriorCpuRatio): probes and timings follow.
+    h.recordWhole("k", size(64), 100 * kMs);
+    for (int i = 0; i < 64; ++i) {
+        d = h.decide("k", size(64));
+        CHECK(d.wholeUntimedFor == 0);
+        if (d.timeWhole) h.recordWhole("k", size(64), 100 * kMs);
+        if (d.split) h.recordSplit("k", size(64), 120 * kMs, d.probe != nullptr, 0.1);
+    }
+}
+
+TEST_CASE("split history: measurements change the history, deciding and counting launches do not",
+          "[split_history][verdict]") {
+    SplitHistory h;
+    loaded(h);
+    uint64_t before = h.changes();
+    h.decide("k", size(64));
+    h.countWholeLaunches("k", size(64), 5);
+    CHECK(h.changes() == before);
+    h.recordWhole("k", size(64), 0.1 * kMs);
+    CHECK(h.changes() > before);
+    before = h.changes();
+    h.recordWhole("k", size(64), -1);  // a timing that failed: the size may be timed again
+    CHECK(h.changes() > before);
+    before = h.changes();
+    h.recordSplit("k", size(64), 0.2 * kMs, true, 0.1);
+    CHECK(h.changes() > before);
+    before = h.changes();
+    h.recordCpuSpeed("k", 1000, 1 * kMs, 0.1 * kMs);
+    CHECK(h.changes() > before);
+    before = h.changes();
+    h.recordNwayGpuSpeed("k", 1, 1000, 1 * kMs);
+    CHECK(h.changes() > before);
+    before = h.changes();
+    h.recordTrialSplit("k", size(64), 1 * kMs);
+    CHECK(h.changes() > before);
+    before = h.changes();
+    SplitHistory read;
+    const uint64_t readBefore = read.changes();
+    REQUIRE(read.deserialize(h.serialize()));
+    CHECK(read.changes() > readBefore);
+    CHECK(h.changes() == before);
 }
