@@ -2,7 +2,7 @@
 """Auto mode's history between runs (platform/split/history_store.hpp), as an application meets it:
 the same program run twice with XDG_CACHE_HOME pointing at a fresh directory. The first run writes
 one split-history file for the device set; the second reads it and goes on counting where the first
-ended; a damaged file costs one warning and is replaced; a cache directory that cannot be written costs one
+ended (launches that fit a device at once are never counted); a damaged file costs one warning and is replaced; a cache directory that cannot be written costs one
 warning; HETERO_HISTORY_CACHE=off writes nothing. The program passes every time."""
 
 import argparse
@@ -62,6 +62,8 @@ def main():
         check(re.search(r"^size 1 65536 1 1 \S+ \S+ 1 ", text, re.M), "the timed size is not in the file:\n" + text)
         first = launches(text)
         check(first == 6, "the first run decided %d launches, not 6" % first)
+        check(not re.search(r"^kernel [0-9a-f]{16}/calibrate ", text, re.M),
+              "launches of one work-group (they fit any device at once) were counted in the history:\n" + text)
 
         out = run(args.program, env, cache)
         check("split history read from " + path in out, "the second run did not read the history:\n" + out)
