@@ -18,7 +18,10 @@
 // PolyBench program's kernel_ms): through Hetero with the CPU slot gesummv LARGE's launch took
 // 35-45 us longer than held to the GPU, its enqueue no longer (docs/results/h200-session36).
 // --rows: the kernel reads each buffer as a square matrix, one row per work-item (gesummv's way).
-//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows]
+// --read-write: the inputs are made CL_MEM_READ_WRITE, as Hetero makes every backend copy, instead of
+// CL_MEM_READ_ONLY (held to the GPU, Hetero's second launch of --rows took 342-346 us against
+// native's 287-289, docs/results/h200-session36: whether NVIDIA treats the flags differently).
+//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write]
 #define _POSIX_C_SOURCE 200112L
 #include "tool_support.h"
 
@@ -53,15 +56,16 @@ int main(int argc, char** argv) {
     toolName = "launch_after_writes";
     const char* want = "NVIDIA";
     size_t bytes = 1 << 20;
-    int rounds = 30, untilDone = 0, rows = 0;
+    int rounds = 30, untilDone = 0, rows = 0, readWrite = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--until-done")) untilDone = 1;
         else if (!strcmp(argv[i], "--rows")) rows = 1;
+        else if (!strcmp(argv[i], "--read-write")) readWrite = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--platform")) want = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--bytes")) bytes = strtoull(argv[++i], NULL, 10);
         else if (i + 1 < argc && !strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows]\n");
+            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write]\n");
             return 2;
         }
     }
@@ -122,7 +126,7 @@ int main(int argc, char** argv) {
             cl_mem in[kBuffers];
             cl_event written[kBuffers];
             for (int b = 0; b < kBuffers; ++b) {
-                in[b] = clCreateBuffer(context, CL_MEM_READ_ONLY, bytes, NULL, &err);
+                in[b] = clCreateBuffer(context, readWrite ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY, bytes, NULL, &err);
                 check(err, "clCreateBuffer");
                 if (copied) memcpy(pinned + b * bytes / sizeof(float), (const char*)pageableData + b * bytes, bytes);
                 check(clEnqueueWriteBuffer(queue, in[b], CL_FALSE, 0, bytes, from + b * bytes, 0, NULL, &written[b]),
@@ -156,7 +160,8 @@ int main(int argc, char** argv) {
             clReleaseMemObject(out);
         }
     }
-    printf("%s, %d writes of %zu bytes, %d rounds: median %s time in us\n", name, kBuffers, bytes, rounds,
+    printf("%s, %d writes of %zu bytes (%s%s), %d rounds: median %s time in us\n", name, kBuffers, bytes,
+           readWrite ? "CL_MEM_READ_WRITE" : "CL_MEM_READ_ONLY", rows ? ", read by rows" : "", rounds,
            untilDone ? "enqueue-to-finished" : "enqueue");
     printf("%-10s %-8s %-9s %10s %10s\n", "source", "wait", "events", "1st launch", "2nd launch");
     for (int m = 0; m < modeCount; ++m)
