@@ -93,10 +93,9 @@ LaunchSize historySizeOf(const LaunchGeometry& l) {
     return s;
 }
 
-double bytesMayWrite(const Kernel& kernel, Mem* const* mems, size_t count) {
-    const auto& kv = kernel.variants();
-    if (!kv || kernel.context()->memoryModel() == MemoryModel::Unified) return 0;
-    return bytesMayWriteOf(*kv, count, [&](size_t i) { return mems[i]; });
+double bytesMayWrite(const Kernel& kernel, const KernelVariants& kv, Mem* const* mems, size_t count) {
+    if (kernel.context()->memoryModel() == MemoryModel::Unified) return 0;
+    return bytesMayWriteOf(kv, count, [&](size_t i) { return mems[i]; });
 }
 
 void keepSplitHistoryBetweenRuns() {

@@ -51,9 +51,10 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
 // The history's key for a launch: its global size.
 LaunchSize historySizeOf(const LaunchGeometry& launch);
 
-// The bytes of the memory objects a launch of `kernel` may write (`mems[i]`: argument i's object,
-// or null), which auto mode's model counts a split as moving (0 in unified memory).
-double bytesMayWrite(const Kernel& kernel, Mem* const* mems, size_t count);
+// The bytes of the memory objects a launch of `kernel` (its variants `kv`) may write (`mems[i]`:
+// argument i's object, or null), which auto mode's model counts a split as moving (0 in unified
+// memory).
+double bytesMayWrite(const Kernel& kernel, const KernelVariants& kv, Mem* const* mems, size_t count);
 
 // What a split launch writes: one entry per storage, with the scalar size it is written through.
 struct Written {

@@ -188,13 +188,13 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             waits[waitCount++] = ready;
         }
     }
+    const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
     if (const auto& kv = kernel.variants()) {
         // Auto mode's verdict on the launches before decides this one if nothing it rests on changed
         // (whole_verdict.hpp); else a fresh decision.
         WholeVerdict& verdict = kv->wholeVerdict;
-        const WholeVerdict::Key key{slot, historySizeOf(launch), workGroupsOf(launch, kernel.maxWorkGroupSize()),
-                                    bytesMayWrite(kernel, mems, stored.size()), kv->ready(),
-                                    SplitHistory::instance().changes()};
+        const WholeVerdict::Key key{slot, historySizeOf(launch), groups, bytesMayWrite(kernel, *kv, mems, stored.size()),
+                                    kv->ready(), SplitHistory::instance().changes()};
         if (verdict.decides(key)) {
             decided.emplace();  // whole: should the launch go the ordinary way after all, it is not decided twice
         } else {
@@ -266,7 +266,6 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             u.storage->wroteOn(slot, later);
     }
     event = direct.submitted(type, done, std::move(later), wantEvent, piped);
-    const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
     countWholeLaunch(slot, groups);
     return true;
 }

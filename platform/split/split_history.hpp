@@ -61,6 +61,9 @@ struct LaunchSize {
     bool operator<(const LaunchSize& o) const {
         return std::tie(dims, global[0], global[1], global[2]) < std::tie(o.dims, o.global[0], o.global[1], o.global[2]);
     }
+    bool operator==(const LaunchSize& o) const {
+        return std::tie(dims, global[0], global[1], global[2]) == std::tie(o.dims, o.global[0], o.global[1], o.global[2]);
+    }
     double workItems() const;
     std::string describe() const;  // "1024x512", for the log
 };

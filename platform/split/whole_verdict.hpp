@@ -29,7 +29,10 @@ public:
         double bytesWritten = 0;
         bool variantsReady = false;
         uint64_t historyChanges = 0;  // SplitHistory::changes(), read before the decision
-        bool operator==(const Key& o) const;
+        bool operator==(const Key& o) const {
+            return slot == o.slot && size == o.size && workGroups == o.workGroups && bytesWritten == o.bytesWritten &&
+                   variantsReady == o.variantsReady && historyChanges == o.historyChanges;
+        }
     };
 
     // Whether the kept verdict decides a launch of `key` (it runs whole, untimed); counts it if so.
