@@ -421,20 +421,21 @@ void Event::complete(cl_int status) {
             backend::profilingTime(backendEvent_.get(), CL_PROFILING_COMMAND_START, &start) == CL_SUCCESS &&
             backend::profilingTime(backendEvent_.get(), CL_PROFILING_COMMAND_END, &end) == CL_SUCCESS;
         const int clockSlot = backendTimes ? slotOfBackendEvent() : -1;
-        if (clockSlot >= 0 && backend_clock::known(static_cast<unsigned>(clockSlot))) {
-            // The device's times on the host clock, kept in order: submitted ≤ start ≤ end ≤ now.
+        if (backendTimes) {
+            // The device's times on the host clock where it is placed there, else (heard at once:
+            // submitted() watched it) its duration ending now.
             const cl_ulong now = hostNanoseconds();
-            cl_ulong s = backend_clock::toHost(static_cast<unsigned>(clockSlot), start);
-            cl_ulong e = backend_clock::toHost(static_cast<unsigned>(clockSlot), end);
-            e = std::min(std::max(e, times_[1]), now);
-            times_[2] = std::min(std::max(s, times_[1]), e);
-            times_[3] = e;
-        } else if (backendTimes) {
-            // Heard at once (submitted() watched it): the backend's duration, ending now.
-            cl_ulong now = hostNanoseconds();
-            cl_ulong duration = end >= start ? end - start : 0;
-            times_[3] = now;
-            times_[2] = now - duration > times_[1] ? now - duration : times_[1];
+            if (clockSlot >= 0 && backend_clock::known(static_cast<unsigned>(clockSlot))) {
+                start = backend_clock::toHost(static_cast<unsigned>(clockSlot), start);
+                end = backend_clock::toHost(static_cast<unsigned>(clockSlot), end);
+            } else {
+                start = now - std::min(end >= start ? end - start : 0, now);
+                end = now;
+            }
+            const backend_clock::HostTimes placed = backend_clock::place(times_[0], times_[1], now, start, end);
+            times_[1] = placed.submitted;
+            times_[2] = placed.start;
+            times_[3] = placed.end;
         } else if (profiling_) {
             if (!times_[1]) times_[1] = hostNanoseconds();
             times_[2] = times_[1];
