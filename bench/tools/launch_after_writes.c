@@ -21,7 +21,9 @@
 // --read-write: the inputs are made CL_MEM_READ_WRITE, as Hetero makes every backend copy, instead of
 // CL_MEM_READ_ONLY (held to the GPU, Hetero's second launch of --rows took 342-346 us against
 // native's 287-289, docs/results/h200-session36: whether NVIDIA treats the flags differently).
-//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write]
+// --profile: a profiling queue; each launch also reports its device time (the event's END - START),
+// to tell the kernel's own time from what the host's calls around it add.
+//   launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write] [--profile]
 #define _POSIX_C_SOURCE 200112L
 #include "tool_support.h"
 
@@ -56,16 +58,17 @@ int main(int argc, char** argv) {
     toolName = "launch_after_writes";
     const char* want = "NVIDIA";
     size_t bytes = 1 << 20;
-    int rounds = 30, untilDone = 0, rows = 0, readWrite = 0;
+    int rounds = 30, untilDone = 0, rows = 0, readWrite = 0, profile = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--until-done")) untilDone = 1;
         else if (!strcmp(argv[i], "--rows")) rows = 1;
         else if (!strcmp(argv[i], "--read-write")) readWrite = 1;
+        else if (!strcmp(argv[i], "--profile")) profile = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--platform")) want = argv[++i];
         else if (i + 1 < argc && !strcmp(argv[i], "--bytes")) bytes = strtoull(argv[++i], NULL, 10);
         else if (i + 1 < argc && !strcmp(argv[i], "--rounds")) rounds = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write]\n");
+            fprintf(stderr, "usage: launch_after_writes [--platform NAME] [--bytes N] [--rounds N] [--until-done] [--rows] [--read-write] [--profile]\n");
             return 2;
         }
     }
@@ -79,7 +82,7 @@ int main(int argc, char** argv) {
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     check(err, "clCreateContext");
-    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+    cl_command_queue queue = clCreateCommandQueue(context, device, profile ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
     check(err, "clCreateCommandQueue");
     cl_program program = clCreateProgramWithSource(context, 1, &kSource, NULL, &err);
     check(err, "clCreateProgramWithSource");
@@ -106,6 +109,8 @@ int main(int argc, char** argv) {
     const int modeCount = sizeof modes / sizeof modes[0];
     double* first = malloc(sizeof(double) * rounds * modeCount);
     double* second = malloc(sizeof(double) * rounds * modeCount);
+    double* firstDevice = malloc(sizeof(double) * rounds * modeCount);
+    double* secondDevice = malloc(sizeof(double) * rounds * modeCount);
     // --rows: n x n floats in each buffer, n rounded up to whole work-groups of 256.
     const int n = (int)sqrt((double)(bytes / sizeof(float)));
     const size_t global = rows ? (size_t)(n + 255) / 256 * 256 : bytes / sizeof(float);
@@ -144,16 +149,24 @@ int main(int argc, char** argv) {
             }
             if (!mode->kept)
                 for (int b = 0; b < kBuffers; ++b) clReleaseEvent(written[b]);
+            cl_event launched[2] = {NULL, NULL};
             double t0 = now();
-            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, NULL), "launch");
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, profile ? &launched[0] : NULL), "launch");
             if (untilDone) check(clFinish(queue), "clFinish");
             double t1 = now();
-            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, NULL), "launch");
+            check(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, local, 0, NULL, profile ? &launched[1] : NULL), "launch");
             if (untilDone) check(clFinish(queue), "clFinish");
             double t2 = now();
             check(clFinish(queue), "clFinish");
             first[m * rounds + r] = (t1 - t0) * 1e6;
             second[m * rounds + r] = (t2 - t1) * 1e6;
+            for (int l = 0; profile && l < 2; ++l) {
+                cl_ulong start = 0, end = 0;
+                check(clGetEventProfilingInfo(launched[l], CL_PROFILING_COMMAND_START, sizeof start, &start, NULL), "profiling");
+                check(clGetEventProfilingInfo(launched[l], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL), "profiling");
+                (l ? secondDevice : firstDevice)[m * rounds + r] = (double)(end - start) * 1e-3;
+                clReleaseEvent(launched[l]);
+            }
             if (mode->kept)
                 for (int b = 0; b < kBuffers; ++b) clReleaseEvent(written[b]);
             for (int b = 0; b < kBuffers; ++b) clReleaseMemObject(in[b]);
@@ -163,10 +176,15 @@ int main(int argc, char** argv) {
     printf("%s, %d writes of %zu bytes (%s%s), %d rounds: median %s time in us\n", name, kBuffers, bytes,
            readWrite ? "CL_MEM_READ_WRITE" : "CL_MEM_READ_ONLY", rows ? ", read by rows" : "", rounds,
            untilDone ? "enqueue-to-finished" : "enqueue");
-    printf("%-10s %-8s %-9s %10s %10s\n", "source", "wait", "events", "1st launch", "2nd launch");
-    for (int m = 0; m < modeCount; ++m)
-        printf("%-10s %-8s %-9s %10.1f %10.1f\n", modes[m].source, modes[m].events ? "events" : "finish",
+    printf("%-10s %-8s %-9s %10s %10s%s\n", "source", "wait", "events", "1st launch", "2nd launch",
+           profile ? " 1st device 2nd device" : "");
+    for (int m = 0; m < modeCount; ++m) {
+        printf("%-10s %-8s %-9s %10.1f %10.1f", modes[m].source, modes[m].events ? "events" : "finish",
                modes[m].kept ? "kept" : "released", median(first + m * rounds, rounds), median(second + m * rounds, rounds));
+        if (profile)
+            printf(" %10.1f %10.1f", median(firstDevice + m * rounds, rounds), median(secondDevice + m * rounds, rounds));
+        printf("\n");
+    }
     check(clEnqueueUnmapMemObject(queue, pinnedBuffer, pinned, 0, NULL, NULL), "unmap");
     clFinish(queue);
     clReleaseMemObject(pinnedBuffer);
@@ -174,6 +192,6 @@ int main(int argc, char** argv) {
     clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    free(pageable), free(aligned), free(first), free(second);
+    free(pageable), free(aligned), free(first), free(second), free(firstDevice), free(secondDevice);
     return 0;
 }
