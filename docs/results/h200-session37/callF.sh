@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 37 call F (one H200): call C found native's second launch as slow as Hetero's (331 us of
+# device time) in a program that makes its buffers in another order than launch_after_writes (274).
+# Call E: Hetero (held, default) made every second and third launch slow, natively none. Is it
+# that Hetero makes its backend buffer of the output at first use? callF/place.c
+# (modes in its header), natively, held and default.
+set -uo pipefail
+source .device/env.sh
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+t0=$SECONDS
+new=/tmp/hetero-new
+etc/gpu-builds.sh $new &
+gcc -O2 -w -Iplatform/include docs/results/h200-session37/callF/place.c -o /tmp/place -lOpenCL -lm
+wait
+echo "build after $((SECONDS - t0)) s"
+h() { env OCL_ICD_FILENAMES=$(head -1 $new/vendors/hetero.icd) OCL_ICD_VENDORS=$new/vendors HETERO_CONFIG=/nonexistent XDG_CACHE_HOME=/tmp/xdg "$@"; }
+for round in 1 2; do
+  /tmp/place 40 > $OUT/place_native_$round.txt 2>&1
+  h HETERO_DEVICES=gpu /tmp/place 40 Hetero > $OUT/place_held_$round.txt 2>&1
+  h /tmp/place 40 Hetero > $OUT/place_default_$round.txt 2>&1
+done
+echo "place after $((SECONDS - t0)) s"
+python3 docs/results/h200-session37/place_table.py $OUT/place_*.txt
