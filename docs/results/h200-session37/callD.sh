@@ -10,7 +10,7 @@ export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 t0=$SECONDS
 new=/tmp/hetero-new
 etc/gpu-builds.sh $new &
-gcc -O2 -w -Iplatform/include docs/results/h200-session37/callE/place.c -o /tmp/place -lOpenCL -lm
+gcc -O2 -w -Iplatform/include docs/results/h200-session37/callF/place.c -o /tmp/place -lOpenCL -lm
 wait
 echo "build after $((SECONDS - t0)) s"
 h() { env OCL_ICD_FILENAMES=$(head -1 $new/vendors/hetero.icd) OCL_ICD_VENDORS=$new/vendors HETERO_CONFIG=/nonexistent XDG_CACHE_HOME=/tmp/xdg "$@"; }
