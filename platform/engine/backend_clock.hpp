@@ -11,6 +11,8 @@ namespace hetero::backend_clock {
 // Learns `slot`'s offset once per process: a few profiled markers on a queue of `context`, each
 // timed on the host around it. Blocks, so only from an application's thread (never from a
 // backend's callback thread). Does nothing once known or once tried and failed.
+// HETERO_TEST_CLOCK_SKEW_US (tests only): the offset learned is that many µs off (negative: device
+// times placed earlier than they were), as a wide marker wait can leave it.
 void calibrate(unsigned slot, cl_context context, cl_device_id device);
 
 // True when `slot`'s offset is known.

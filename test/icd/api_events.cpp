@@ -363,6 +363,42 @@ TEST_CASE("api: profiling times are the device's, however late the application a
     clReleaseMemObject(a);
 }
 
+// A profiled kernel's START..END is how long its device ran it, however far off Hetero's placement
+// of the device clock on the host's is (platform/engine/backend_clock.hpp): icd.clock-skew-early and
+// -late place every device time 50 ms before or after the truth (HETERO_TEST_CLOCK_SKEW_US). Each
+// end clamped to submitted..now on its own made such a kernel 0 ns long.
+TEST_CASE("api: a profiled kernel keeps its duration, in order", "[api][event][clock-skew]") {
+    cltest::Env env(CL_QUEUE_PROFILING_ENABLE);
+    cl_program p = env.build(cltest::kSpinSource);
+    cl_kernel spin = env.kernel(p, "spin");
+    cl_mem out = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_uint));
+    const cl_uint rounds = 5'000'000;  // milliseconds on any CPU: a chain of dependent multiplies
+    REQUIRE(clSetKernelArg(spin, 0, sizeof out, &out) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(spin, 1, sizeof rounds, &rounds) == CL_SUCCESS);
+    const size_t one = 1;
+    for (int launch = 0; launch < 3; ++launch) {
+        cl_event done = nullptr;
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, &done) == CL_SUCCESS);
+        REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
+        const cl_profiling_info params[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                             CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                             CL_PROFILING_COMMAND_COMPLETE};
+        cl_ulong t[5] = {};
+        for (int i = 0; i < 5; ++i)
+            REQUIRE(clGetEventProfilingInfo(done, params[i], sizeof t[i], &t[i], nullptr) == CL_SUCCESS);
+        CAPTURE(launch, t[0], t[1], t[2], t[3], t[4]);
+        CHECK(t[0] <= t[1]);
+        CHECK(t[1] <= t[2]);
+        CHECK(t[2] <= t[3]);
+        CHECK(t[3] <= t[4]);
+        CHECK(t[3] - t[2] >= 1'000'000);  // at least 1 ms of the kernel's milliseconds
+        clReleaseEvent(done);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(spin);
+    clReleaseProgram(p);
+}
+
 TEST_CASE("api: an out-of-order queue runs independent commands past a gated one", "[api][event]") {
     cltest::Env env;
     cl_command_queue q = makeQueue(env, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
