@@ -29,9 +29,9 @@ struct HostTimes {
 // known) placed between what Hetero saw, in the order the specification requires: queued ≤
 // submitted ≤ start ≤ end ≤ now. The device's duration is kept whole wherever the window holds it:
 // an interval placed a little early or late (the offset is known to half a marker's wait) moves as
-// a whole; clamping each end on its own made a 66 µs kernel 1.4 µs long. One that needs more room
-// than [submitted, now] began before Hetero noted its submission (PoCL starts work inside the
-// enqueue call): submitted moves back to its start.
+// a whole rather than losing what lies outside. One that needs more room than [submitted, now]
+// began before Hetero noted its submission (PoCL starts work inside the enqueue call): submitted
+// moves back to its start.
 HostTimes place(cl_ulong queued, cl_ulong submitted, cl_ulong now, cl_ulong start, cl_ulong end);
 
 }  // namespace hetero::backend_clock
