@@ -324,13 +324,16 @@ void Event::watchSubmitted() {
 }
 
 Ref<Event> Event::madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
-                                cl_event backendEvent, std::shared_ptr<DeferredEvent> later) {
+                                cl_event backendEvent, std::shared_ptr<DeferredEvent> later, cl_ulong queuedAt) {
     Ref<Event> made(new Event(context, queue, type), /*adopt=*/true);
     Event& e = *made;
     e.slot_ = static_cast<int>(slot);
     e.backendEvent_ = backend::Event(backendEvent);
     e.deferred_ = std::move(later);
-    if (e.profiling_) e.times_[1] = hostNanoseconds();
+    if (e.profiling_) {
+        if (queuedAt) e.times_[0] = std::min(queuedAt, e.times_[0]);
+        e.times_[1] = hostNanoseconds();
+    }
     e.status_ = CL_SUBMITTED;  // from CL_QUEUED: no callback can be registered for it yet
     const bool watch = e.watchFromSubmission(slot, backendEvent);
     e.watched_ = watch;

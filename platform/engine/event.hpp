@@ -49,9 +49,11 @@ public:
     void submitted(unsigned slot, cl_event backendEvent, std::shared_ptr<DeferredEvent> later = nullptr);
     // A new event of `queue` for a command that is already submitted (Queue::Direct, every launch
     // with an event): submitted() without its lock, callbacks and wake-ups, as nobody else can
-    // hold, wait on or have registered anything on the event yet.
+    // hold, wait on or have registered anything on the event yet. `queuedAt`: when the application
+    // enqueued it (hostNanoseconds; 0: now). A profiled command's QUEUED must come before its
+    // backend call, in which the device may already run all of it.
     static Ref<Event> madeSubmitted(Context* context, Queue* queue, cl_command_type type, unsigned slot,
-                                    cl_event backendEvent, std::shared_ptr<DeferredEvent> later);
+                                    cl_event backendEvent, std::shared_ptr<DeferredEvent> later, cl_ulong queuedAt);
     // While the command runs on `slot` without a backend event of its own: its deferred event. A
     // command enqueued on the same in-order backend queue is ordered after it without waiting.
     std::shared_ptr<DeferredEvent> deferredOn(unsigned slot) const;

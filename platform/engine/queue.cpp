@@ -214,7 +214,8 @@ std::vector<Ref<Event>> Queue::waitList(cl_uint count, const cl_event* events) c
     return list;
 }
 
-Queue::Direct::Direct(Queue& queue, unsigned slot) : queue_(queue), slot_(slot), locked_(queue.mutex_, std::defer_lock) {
+Queue::Direct::Direct(Queue& queue, unsigned slot)
+    : queue_(queue), slot_(slot), locked_(queue.mutex_, std::defer_lock), queuedAt_(queue.profiling() ? hostNanoseconds() : 0) {
     if (queue.outOfOrder()) return;
     // Else another thread submits for this queue (or this one does, further up its stack).
     unsigned long nobody = 0;
@@ -291,7 +292,7 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
         // Not in outstanding_: in order, waiting for the last command waits for all before it
         // (finish), and an event the application released goes at once instead of waiting there
         // for somebody to ask about it.
-        event = Event::madeSubmitted(q.context_.get(), &q, type, slot_, done, done ? nullptr : std::move(later));
+        event = Event::madeSubmitted(q.context_.get(), &q, type, slot_, done, done ? nullptr : std::move(later), queuedAt_);
         q.last_ = event;
     } else {
         q.lastDirect_ = {static_cast<int>(slot_), type, backend::Event(done), done ? nullptr : std::move(later)};
@@ -308,8 +309,9 @@ Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::sh
 
 void Queue::eventForLastDirect() {
     if (lastDirect_.slot < 0) return;
+    // Only launches without an event of their own come here, so nobody can ask for its times.
     Ref<Event> event = Event::madeSubmitted(context_.get(), this, lastDirect_.type, static_cast<unsigned>(lastDirect_.slot),
-                                            lastDirect_.event.release(), std::move(lastDirect_.later));
+                                            lastDirect_.event.release(), std::move(lastDirect_.later), 0);
     lastDirect_ = {};  // its event's reference went to `event`
     last_ = event;
     outstanding_.push_back(std::move(event));

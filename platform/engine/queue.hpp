@@ -95,6 +95,7 @@ public:
         bool ok_ = false;
         cl_command_queue backend_ = nullptr;
         cl_event previous_ = nullptr;
+        cl_ulong queuedAt_;  // when the application's call began (profiling queues only)
     };
 
     // Adds the queue's implicit dependencies, creates the command's event, and submits or queues it.
