@@ -5,7 +5,6 @@
 #include "platform/engine/event.hpp"
 #include "platform/support/log.hpp"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -74,14 +73,6 @@ bool known(unsigned slot) {
 
 cl_ulong toHost(unsigned slot, cl_ulong deviceNs) {
     return static_cast<cl_ulong>(static_cast<int64_t>(deviceNs) + clocks[slot].offset);
-}
-
-HostTimes place(cl_ulong queued, cl_ulong submitted, cl_ulong now, cl_ulong start, cl_ulong end) {
-    submitted = std::clamp(submitted, queued, now);
-    const cl_ulong duration = std::min(end >= start ? end - start : 0, now - queued);
-    const cl_ulong earliest = now - submitted >= duration ? submitted : queued;
-    const cl_ulong s = std::clamp(start, earliest, now - duration);
-    return {std::min(submitted, s), s, s + duration};
 }
 
 }  // namespace hetero::backend_clock

@@ -6,6 +6,8 @@
 
 #include <CL/cl.h>
 
+#include <algorithm>
+
 namespace hetero::backend_clock {
 
 // Learns `slot`'s offset once per process: a few profiled markers on a queue of `context`, each
@@ -32,6 +34,12 @@ struct HostTimes {
 // a whole rather than losing what lies outside. One that needs more room than [submitted, now]
 // began before Hetero noted its submission (PoCL starts work inside the enqueue call): submitted
 // moves back to its start.
-HostTimes place(cl_ulong queued, cl_ulong submitted, cl_ulong now, cl_ulong start, cl_ulong end);
+inline HostTimes place(cl_ulong queued, cl_ulong submitted, cl_ulong now, cl_ulong start, cl_ulong end) {
+    submitted = std::clamp(submitted, queued, now);
+    const cl_ulong duration = std::min(end >= start ? end - start : 0, now - queued);
+    const cl_ulong earliest = now - submitted >= duration ? submitted : queued;
+    const cl_ulong s = std::clamp(start, earliest, now - duration);
+    return {std::min(submitted, s), s, s + duration};
+}
 
 }  // namespace hetero::backend_clock

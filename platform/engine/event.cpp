@@ -331,7 +331,7 @@ Ref<Event> Event::madeSubmitted(Context* context, Queue* queue, cl_command_type 
     e.backendEvent_ = backend::Event(backendEvent);
     e.deferred_ = std::move(later);
     if (e.profiling_) {
-        if (queuedAt) e.times_[0] = std::min(queuedAt, e.times_[0]);
+        if (queuedAt) e.times_[0] = queuedAt;
         e.times_[1] = hostNanoseconds();
     }
     e.status_ = CL_SUBMITTED;  // from CL_QUEUED: no callback can be registered for it yet
