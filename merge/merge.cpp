@@ -126,10 +126,10 @@ void enqueueByWord(cl_command_queue queue, const backend::Kernel (&byWord)[3], s
 }  // namespace
 
 cl_event KernelSet::enqueue(cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first, size_t bytes,
-                            size_t elementSize) {
+                            size_t elementSize, const std::vector<cl_event>& waitList) {
     std::lock_guard lock(mutex_);
     build();
-    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, {});
+    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, waitList);
 }
 
 void KernelSet::enqueueCopy(cl_command_queue queue, cl_mem from, cl_mem to, size_t bytes,
@@ -161,27 +161,30 @@ void KernelSet::enqueueSpan(cl_command_queue queue, cl_mem now, cl_mem before, s
 }
 
 unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<Target>& targets, CpuPart cpuPart,
-                 MergeWait wait) {
+                 MergeWait wait, cl_event after, backend::Event* last) {
     unsigned merges = 0;
-    bool enqueued = false;
+    // The queue is in order: only the first command needs to wait for `after`.
+    std::vector<cl_event> waitList;
+    if (after) waitList.push_back(after);
+    backend::Event e;
     for (const auto& t : targets) {
-        backend::Event e;
         // An object the CPU sent nothing of: the CPU left it as it was, the GPU's copy is the result
         // (where the GPU wrote, it computed what the CPU would have).
         if (t.sent && cpuPart == CpuPart::All) {
-            check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, {}, e.receive()));
-            enqueued = true;
+            check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, waitList, e.receive()));
+            waitList.clear();
         } else if (t.sent && cpuPart == CpuPart::Some) {
-            e.reset(kernels.enqueue(queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize));
+            e.reset(kernels.enqueue(queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize, waitList));
+            waitList.clear();
             ++merges;
-            enqueued = true;
         }
         if (t.copyBack) {
-            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, {}, nullptr));
-            enqueued = true;
+            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, waitList, e.receive()));
+            waitList.clear();
         }
     }
-    if (enqueued && wait == MergeWait::UntilDone) check(backend::finish(queue));
+    if (e && wait == MergeWait::UntilDone) check(backend::finish(queue));
+    if (last) *last = std::move(e);
     return merges;
 }
 

@@ -33,7 +33,7 @@ public:
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
     // this set's kernel.
     cl_event enqueue(cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first, size_t bytes,
-                     size_t elementSize);
+                     size_t elementSize, const std::vector<cl_event>& waitList = {});
     // Enqueues changed_span.hpp's search of where `now` differs from `before` into span[2 * index]
     // and span[2 * index + 1].
     void enqueueSpan(cl_command_queue queue, cl_mem now, cl_mem before, size_t bytes, size_t elementSize, cl_mem span,
@@ -81,9 +81,11 @@ enum class MergeWait { UntilDone, No };
 // After the GPU kernel, on `queue` (in order, behind what the CPU sent): every target's result in
 // `gpu` (merged when the CPU did some groups, the CPU's data when it did all); with its `copyBack`,
 // the result is also copied into `cpu`. With MergeWait::UntilDone, waits until done if it enqueued
-// anything. Returns how many merge kernels ran.
+// anything. With `after` (an event of another queue), the first command waits for it, and so all
+// of them; with `last`, receives the last command's event (empty when it enqueued nothing).
+// Returns how many merge kernels ran.
 unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<Target>& targets, CpuPart cpuPart,
-                 MergeWait wait = MergeWait::UntilDone);
+                 MergeWait wait = MergeWait::UntilDone, cl_event after = nullptr, backend::Event* last = nullptr);
 
 // Enqueues the merge of `bytes` bytes from byte `first` (both multiples of elementSize) on `queue`:
 // gpu := cpu != orig ? cpu : gpu. `kernel` is the hetero_merge_* kernel for elementSize.

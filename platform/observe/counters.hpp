@@ -30,6 +30,7 @@ enum Counter : unsigned {
     WorkGroupsSlot0,         // work-groups run on slot 0, whole or as a split's part; then slots 1 to 7
     // backend programs built from a binary an earlier build kept (platform/objects/kept_binaries.hpp)
     ProgramsFromKeptBinaries = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS,
+    MergesAhead,             // of Merges, enqueued behind the GPU kernel while it still ran (discrete_split.cpp)
     kCount
 };
 

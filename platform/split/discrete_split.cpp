@@ -144,6 +144,36 @@ struct SplitRun : SplitLaunch {
     // The last command this launch put on the CPU slot's shared queue without waiting for it (a
     // chunk left running when the GPU ended first, a zero fill): waited for before the tail ends.
     backend::Event lastOnCpu;
+    // A merge enqueued before the GPU kernel ended (mergeAhead): the slot's merge-ahead queue is
+    // held until it is done, and the buffers it reads go back to the pools only after that.
+    class Ahead {
+    public:
+        ~Ahead() { finish(); }
+        bool held() const { return resources_ != nullptr; }
+        void hold(SplitResources* resources, unsigned slot, cl_command_queue queue) {
+            resources_ = resources;
+            slot_ = slot;
+            queue_ = queue;
+        }
+        backend::Event* done() { return &done_; }
+        // Waits for what was enqueued ahead and gives the queue back: its status, CL_SUCCESS when
+        // nothing was. Without its event (an enqueue failed half-way), the whole queue is waited for.
+        cl_int finish() {
+            if (!resources_) return CL_SUCCESS;
+            cl_int status = done_ ? backend::waitFor(done_.get()) : backend::finish(queue_);
+            done_.reset();
+            resources_->giveAheadQueue(slot_);
+            resources_ = nullptr;
+            return status;
+        }
+
+    private:
+        SplitResources* resources_ = nullptr;
+        unsigned slot_ = 0;
+        cl_command_queue queue_ = nullptr;
+        backend::Event done_;
+    };
+    Ahead ahead;
 
     void setLastOnCpu(backend::Event e) { lastOnCpu = std::move(e); }
 
@@ -156,6 +186,7 @@ struct SplitRun : SplitLaunch {
     // What a launch that failed half-way through its submission still holds.
     ~SplitRun() {
         openGpuGate();
+        ahead.finish();
         if (gateOpener.joinable()) gateOpener.join();
         setLastOnCpu({});
         if (!resources) return;
@@ -335,12 +366,19 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
     }
 }
 
+merge::CpuPart cpuPart(const SplitRun& r, uint64_t sent) {
+    return sent == 0 ? merge::CpuPart::All : sent < r.groups ? merge::CpuPart::Some : merge::CpuPart::None;
+}
+
 // After the GPU kernel: the merge (or the CPU's data as the result when it did every group), and,
 // when the CPU copies lack results the GPU computed, the merged result copied into the receive
-// buffers, from where it streams back to the CPU after the launch completes.
-void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, uint64_t sent, bool streamBack) {
-    const merge::CpuPart part = sent == 0 ? merge::CpuPart::All : sent < r.groups ? merge::CpuPart::Some : merge::CpuPart::None;
-    trace::Scope span({int(r.gpu), "merge"}, part == merge::CpuPart::All    ? "CPU result"
+// buffers, from where it streams back to the CPU after the launch completes. After a merge ahead,
+// only those copies.
+void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, uint64_t sent, bool streamBack,
+                bool mergedAhead) {
+    const merge::CpuPart part = mergedAhead ? merge::CpuPart::None : cpuPart(r, sent);
+    trace::Scope span({int(r.gpu), "merge"}, mergedAhead                    ? "copies for the stream-back"
+                                             : part == merge::CpuPart::All  ? "CPU result"
                                              : part == merge::CpuPart::Some ? "merge"
                                                                             : "GPU result");
     span.add(trace::num("objects", double(r.targets.size())));
@@ -349,6 +387,35 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
         targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
     unsigned merges = merge::combine(gpuTransfer, res.slot(r.gpu).mergeKernels, targets, part);
     counters::add(counters::Merges, merges);
+}
+
+// The CPU has sent all it will while the GPU kernel still runs: the merge is enqueued now, behind
+// the kernel's event on the slot's merge-ahead queue, so that it starts on the GPU as the kernel
+// ends, not once this thread has seen the kernel end and enqueued it (on the H200, NVIDIA took
+// 60-69 us to enqueue it there, on the launch's critical path). Not while another launch holds
+// that queue. The copies the stream-back needs are decided, and made, after the kernel.
+void mergeAhead(SplitRun& r, SplitResources& res, uint64_t sent) {
+    const merge::CpuPart part = cpuPart(r, sent);
+    if (part == merge::CpuPart::None || backend::done(r.gpuDone.get())) return;
+    if (chaos::on() && chaos::below(2) == 0) return;  // tests: launches of both kinds, under random delays
+    cl_command_queue queue = res.takeAheadQueue(r.gpu);
+    if (!queue) return;
+    r.ahead.hold(&res, r.gpu, queue);
+    trace::Scope span({int(r.gpu), "merge"}, "merge ahead");
+    std::vector<merge::Target> targets;
+    for (const auto& t : r.targets) targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, false});
+    try {
+        unsigned merges = merge::combine(queue, res.slot(r.gpu).mergeKernels, targets, part, merge::MergeWait::No,
+                                         r.gpuDone.get(), r.ahead.done());
+        check(backend::flush(queue));
+        counters::add(counters::Merges, merges);
+        counters::add(counters::MergesAhead, merges);
+    } catch (const Error& e) {
+        // Whatever was enqueued ends with the kernel; the merge after it starts from the beginning.
+        HETERO_LOG(Debug, "split %s: the merge could not be enqueued ahead (%s)", r.name.c_str(), errorName(e.code));
+        r.ahead.done()->reset();
+        r.ahead.finish();
+    }
 }
 
 // The next adaptive chunk's most work-groups below `next` (chunk_deadline.hpp): the GPU taken to
@@ -498,12 +565,15 @@ void runSides(std::shared_ptr<SplitRun> run) {
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
     r.quiet.release();  // the CPU is done: waits may spin again
+    if (cpuFailed == CL_SUCCESS && cpuReady) mergeAhead(r, res, sent);
     r.openGpuGate();
 
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
     cl_int gpuStatus = backend::waitFor(r.gpuDone.get());
     r.gpuSeenDone = trace::now();
     chaos::delay(2000);
+    const bool mergedAhead = r.ahead.held();
+    const cl_int aheadStatus = r.ahead.finish();
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     // A static or planned split's GPU skipped the CPU's whole share from the start: if the CPU did
     // not send it all, the GPU runs what it lacks now, else the launch fails rather than give wrong
@@ -544,7 +614,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
     }
     if (result == CL_COMPLETE) {
         try {
-            mergeOnGpu(r, res, gpuTransfer, sent, streamBack);
+            if (mergedAhead && aheadStatus != CL_SUCCESS) fail(aheadStatus < 0 ? aheadStatus : CL_OUT_OF_RESOURCES);
+            mergeOnGpu(r, res, gpuTransfer, sent, streamBack, mergedAhead);
         } catch (const Error& e) {
             HETERO_LOG(Error, "split launch of %s: merge failed (%s)", r.name.c_str(), errorName(e.code));
             result = e.code;

@@ -8,16 +8,37 @@
 
 namespace hetero {
 
+namespace {
+backend::Queue internalQueue(Context& context, unsigned s) {
+    // Profiled only for the trace, which draws the split's kernels on the devices' clocks.
+    return backend::queue(context.backend(s), Device::instance()->slots()[s].device,
+                          trace::enabled() ? CL_QUEUE_PROFILING_ENABLE : 0);
+}
+}  // namespace
+
 SplitResources::Slot& SplitResources::slot(unsigned s) {
     std::lock_guard lock(mutex);
     Slot& r = *slots[s];
     if (!r.queue) {
-        // Profiled only for the trace, which draws the split's kernels on the devices' clocks.
-        r.queue = backend::queue(context->backend(s), Device::instance()->slots()[s].device,
-                                 trace::enabled() ? CL_QUEUE_PROFILING_ENABLE : 0);
+        r.queue = internalQueue(*context, s);
         if (!r.queue) fail(CL_OUT_OF_RESOURCES);
     }
     return r;
+}
+
+cl_command_queue SplitResources::takeAheadQueue(unsigned s) {
+    std::lock_guard lock(mutex);
+    Slot& r = *slots[s];
+    if (r.aheadTaken) return nullptr;
+    if (!r.aheadQueue) r.aheadQueue = internalQueue(*context, s);
+    if (!r.aheadQueue) return nullptr;
+    r.aheadTaken = true;
+    return r.aheadQueue.get();
+}
+
+void SplitResources::giveAheadQueue(unsigned s) {
+    std::lock_guard lock(mutex);
+    slots[s]->aheadTaken = false;
 }
 
 SplitResources::~SplitResources() {
@@ -25,7 +46,10 @@ SplitResources::~SplitResources() {
     // context goes with an event's last reference. The split threads that used the queue waited
     // for their work before letting go of these resources.
     // The queues go first, before the merge kernels and pooled buffers.
-    for (auto& r : slots) r->queue.reset();
+    for (auto& r : slots) {
+        r->queue.reset();
+        r->aheadQueue.reset();
+    }
 }
 
 std::shared_ptr<SplitResources> Context::sharedSplitResources() {

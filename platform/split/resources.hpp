@@ -20,6 +20,12 @@ struct SplitResources {
         explicit Slot(merge::KernelSet::Builder builder) : mergeKernels(std::move(builder)) {}
         backend::Queue queue;
         merge::KernelSet mergeKernels;
+        // For a merge enqueued before its GPU kernel ends, behind the kernel's event. One launch
+        // holds it at a time (takeAheadQueue), until that merge is done: such a merge never waits
+        // behind another launch's command, nor another's command behind it (commands on the
+        // shared queue above carry no wait lists, for that reason).
+        backend::Queue aheadQueue;
+        bool aheadTaken = false;  // under SplitResources::mutex
     };
     Context* context;  // used only while the context lives (queues and merge kernels are made then)
     merge::BufferPool pool;
@@ -29,6 +35,10 @@ struct SplitResources {
 
     // The slot's internal queue made on first use (throws Error when the backend refuses).
     Slot& slot(unsigned s);
+    // The slot's merge-ahead queue, made on first use, or null while another launch holds it (or
+    // the backend refuses one). Give it back once everything enqueued on it is done.
+    cl_command_queue takeAheadQueue(unsigned s);
+    void giveAheadQueue(unsigned s);
     ~SplitResources();
 };
 

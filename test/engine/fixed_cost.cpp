@@ -10,6 +10,9 @@
 //   [static-share-pinned]  the same with objects whose host copies are pinned: sent whole, also
 //                one written by two splits in a row (its stale CPU copy brought first, H9)
 //   [run-on-alternate]  as [gave-up], launches alternating between the slots (HETERO_RUN_ON=alternate)
+//   [merge-ahead]  a static split at a quarter of the work-groups whose GPU kernel starts only once the
+//                CPU side is done (HETERO_CPU_SHARE=0.25, HETERO_TEST_SPLIT_GPU_AFTER_CPU=1): its merge
+//                is enqueued ahead, behind the kernel, and the results stay exact
 //   [quiet-wait] a static split at half the work-groups (HETERO_CPU_SHARE=0.5): the application's
 //                clFinish takes no core while the CPU computes (engine.quiet-wait; on the GPU machine
 //                it fails with HETERO_QUIET_WAITS=off, where NVIDIA's wait spins)
@@ -217,6 +220,22 @@ __kernel void two(__global const uint* in, __global uint* lo, __global uint* hi,
     clReleaseMemObject(hiBuf);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
+}
+
+TEST_CASE("a split whose CPU is done before its GPU kernel ends merges ahead, behind the kernel, and exactly",
+          "[merge-ahead]") {
+    // Each round's merged result feeds the next: read by the host, by a map, and by the next
+    // split's CPU side (its copies brought from the merged result).
+    Env env;
+    Chain chain(env, "merge ahead");
+    for (cl_uint round = 1; round <= 6; ++round) {
+        auto [before, after] = chain.splitRound(round);
+        INFO("round " << round);
+        CHECK(after[CL_HETERO_MERGES] == before[CL_HETERO_MERGES] + 1);
+        CHECK(after[CL_HETERO_MERGES_AHEAD] == before[CL_HETERO_MERGES_AHEAD] + 1);
+        CHECK(chain.right(chain.current));
+        if (round % 2 == 0) CHECK(chain.mapsRight(chain.current));
+    }
 }
 
 TEST_CASE("a static split's CPU share runs as one chunk, and every launch's results are exact", "[static-share]") {

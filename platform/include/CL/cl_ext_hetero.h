@@ -33,7 +33,8 @@ extern "C" {
 #define CL_HETERO_WORK_GROUPS_SLOT0         16
 #define CL_HETERO_WORK_GROUPS_SLOTS         8
 #define CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES 24  /* backend builds that loaded a binary kept by an earlier build */
-#define CL_HETERO_COUNTER_COUNT             25
+#define CL_HETERO_MERGES_AHEAD              25  /* of MERGES, enqueued while the GPU kernel still ran */
+#define CL_HETERO_COUNTER_COUNT             26
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when
