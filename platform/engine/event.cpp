@@ -14,7 +14,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <thread>
 #include <unordered_map>
 
 namespace hetero {
@@ -504,46 +503,13 @@ cl_int Event::waitInOrder() {
     return status;
 }
 
-// A tail holding the event back tells a sleeping wait when it is nearly finished; from then on the
-// wait yields instead of sleeping, for at most this long.
-constexpr auto kWatchNearEnd = std::chrono::milliseconds(2);
-
-bool Event::watchNearEnd(std::unique_lock<std::mutex>& lock, bool& asked,
-                         std::chrono::steady_clock::time_point& until) {
-    std::shared_ptr<Tail> tail = heldBy_;
-    // Asked under mutex_: a tail runs what waits for it outside its own lock, so the wake-up below
-    // (which takes mutex_) cannot pass between this and the caller's wait.
-    if (tail->isNearlyFinished()) {
-        if (backend::waitsQuiet()) return false;  // a split's CPU side needs every core
-        const auto now = std::chrono::steady_clock::now();
-        if (until == std::chrono::steady_clock::time_point{}) until = now + kWatchNearEnd;
-        if (now >= until) return false;
-        lock.unlock();
-        std::this_thread::yield();
-        lock.lock();
-        return true;
-    }
-    if (asked) return false;
-    asked = true;
-    lock.unlock();
-    tail->whenNearlyFinished([self = Ref<Event>(this)] {
-        std::lock_guard relock(self->mutex_);
-        self->changed_.notify_all();
-    });
-    lock.lock();
-    return true;
-}
-
 cl_int Event::wait() {
     std::unique_lock lock(mutex_);
-    bool askedNearEnd = false;
-    std::chrono::steady_clock::time_point watchUntil{};
     while (status_ > CL_COMPLETE) {
         // Another thread is running the callbacks, or the command is done on the backend and its
         // tail's end completes it: either notifies when final. A tail that has finished no longer
         // holds it back (complete()): its own call may still be to come, maybe on this very thread.
         if (completing_ || (heldBy_ && !heldBy_->finished())) {
-            if (!completing_ && watchNearEnd(lock, askedNearEnd, watchUntil)) continue;
             changed_.wait(lock);
             continue;
         }

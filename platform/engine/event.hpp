@@ -7,7 +7,6 @@
 #include "platform/engine/event_tail.hpp"
 #include "platform/support/object.hpp"
 
-#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -118,10 +117,6 @@ protected:
 
 private:
     void runCallbacks(cl_int reached, std::unique_lock<std::mutex>& lock);
-    // wait()'s turn while heldBy_ holds the event back, with mutex_ held: true when it yielded once
-    // (heldBy_ is nearly finished and no split's CPU side needs the cores) or asked heldBy_ to wake
-    // it when it gets there (`asked`); false when the caller should sleep until notified.
-    bool watchNearEnd(std::unique_lock<std::mutex>& lock, bool& asked, std::chrono::steady_clock::time_point& until);
     // Whether its submission to `slot` as `backendEvent` must be heard at once (submitted()); with
     // mutex_ held, or before the event is shared.
     bool watchFromSubmission(unsigned slot, cl_event backendEvent) const;

@@ -30,20 +30,10 @@ public:
     // Runs `then` once finished: at once on this thread if it is, else on the finishing thread.
     void whenFinished(std::function<void()> then);
 
-    // Only short steps are left (a split launch whose GPU kernel has ended: its merge, its
-    // bookkeeping): runs what waited for that. A waiter that sleeps until the end is woken tens of
-    // microseconds after it (on the GPU machine); told now, it watches for the end awake instead
-    // (Event::wait).
-    void nearlyFinished();
-    bool isNearlyFinished() const;  // nearlyFinished() or finish() was called
-    // Runs `then` once nearly finished, at once if it is; dropped without running when the tail
-    // finishes first.
-    void whenNearlyFinished(std::function<void()> then);
-
 private:
     mutable std::mutex mutex_;
-    bool finished_ = false, nearlyFinished_ = false;
-    std::vector<std::function<void()>> waiting_, waitingNear_;
+    bool finished_ = false;
+    std::vector<std::function<void()>> waiting_;
 };
 
 using Tails = std::vector<std::shared_ptr<Tail>>;

@@ -571,9 +571,6 @@ void runSides(std::shared_ptr<SplitRun> run) {
     // The merge, after the GPU kernel and after everything sent (same in-order transfer queue).
     cl_int gpuStatus = backend::waitFor(r.gpuDone.get());
     r.gpuSeenDone = trace::now();
-    // What is left takes tens of microseconds (but the GPU running the CPU's share, below, or a
-    // long stream-back): the application's wait may watch for the end awake.
-    if (!(cpuFailed != CL_SUCCESS && r.fixedShare && sent > r.cpuFloor)) r.tail->nearlyFinished();
     chaos::delay(2000);
     const bool mergedAhead = r.ahead.held();
     const cl_int aheadStatus = r.ahead.finish();
