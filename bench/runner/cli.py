@@ -339,7 +339,7 @@ def regenerate(args, stream=None, table_stream=None):
                 body.pop(0)
             header.extend(["## Session of %s" % path, ""] + body + [""])
     seen = {config for _, _, config, _ in records}
-    config_list = [c for c in configs_module.all_configs() if c.name in seen]
+    config_list = [c for c in configs_module.all_configs(configs_module.shares_named(seen)) if c.name in seen]
     sizes = []
     for _, size, _, _ in records:
         if size not in sizes:

@@ -9,6 +9,7 @@ backends in /etc/OpenCL/vendors or HETERO_BACKENDS.
 """
 
 import os
+import re
 
 from .real_ideal import SHARE_DIGITS, share_key
 
@@ -22,6 +23,10 @@ PARTS = ("gpu", "cpu")
 # docs/results/h100-session23).
 SPLIT_SHARES = tuple(sorted({round(0.1 * i, 1) for i in range(11)} | {0.02, 0.05}))
 assert all(share_key(s) == s for s in SPLIT_SHARES), "a share finer than real_ideal.SHARE_DIGITS"
+# Any other share of SHARE_DIGITS decimals by name (static-0.07, gpu-part-0.07, cpu-part-0.07), for a
+# program whose real ideal lies between those (syr2k STANDARD on the H200: 0.07,
+# docs/results/h200-session38): the groups keep SPLIT_SHARES.
+_SHARE_NAME = re.compile(r"(static|gpu-part|cpu-part)-([0-9]*\.?[0-9]+)$")
 MEMORY_MODELS = ("discrete", "unified")
 MEMORY_PAIR = "pocl:0,pocl:0"
 
@@ -86,12 +91,33 @@ def part_name(part, share):
     return "%s-part-%s" % (part, share_text(share))
 
 
-def part_shares(part):
-    return [s for s in SPLIT_SHARES if (s < 1.0 if part == "gpu" else s > 0.0)]
+def part_shares(part, shares=SPLIT_SHARES):
+    return [s for s in shares if (s < 1.0 if part == "gpu" else s > 0.0)]
 
 
-def all_configs():
-    """Every known configuration, in the order they are run and shown."""
+def shares_named(names):
+    """The shares beyond SPLIT_SHARES that configuration names such as static-0.07 ask for. Raises
+    ValueError for a share outside 0..1, finer than SHARE_DIGITS decimals, or a side with no
+    work-groups (gpu-part-1.0, cpu-part-0.0)."""
+    extra = set()
+    for name in names:
+        match = _SHARE_NAME.match(name)
+        if not match:
+            continue
+        kind, share = match.group(1), float(match.group(2))
+        if not 0.0 <= share <= 1.0 or share_key(share) != share:
+            raise ValueError("'%s': a share is 0..1 with at most %d decimals" % (name, SHARE_DIGITS))
+        if (kind == "gpu-part" and share == 1.0) or (kind == "cpu-part" and share == 0.0):
+            raise ValueError("'%s': that side has no work-groups" % name)
+        if share not in SPLIT_SHARES:
+            extra.add(share)
+    return extra
+
+
+def all_configs(extra_shares=()):
+    """Every known configuration, in the order they are run and shown; the static splits and
+    their sides at SPLIT_SHARES and `extra_shares` (shares_named)."""
+    shares = sorted(set(SPLIT_SHARES) | {share_key(s) for s in extra_shares})
     configs = [
         Config("native-gpu", "native GPU (NVIDIA platform, --device gpu)", "NVIDIA", "gpu"),
         Config("native-cpu", "native CPU (PoCL platform, --device cpu)", "Portable", "cpu"),
@@ -100,7 +126,7 @@ def all_configs():
         Config("hetero-cpu", "Hetero held to the CPU (HETERO_DEVICES=cpu)", "Hetero", "all",
                hetero=True, env={"HETERO_DEVICES": "cpu"}),
     ]
-    for share in SPLIT_SHARES:
+    for share in shares:
         configs.append(Config(static_name(share),
                               "Hetero static split, HETERO_CPU_SHARE=%s" % share_text(share),
                               "Hetero", "all", hetero=True,
@@ -109,7 +135,7 @@ def all_configs():
     configs.append(Config("hetero", "Hetero adaptive split (no knobs set)", "Hetero", "all",
                           hetero=True))
     for part in PARTS:
-        for share in part_shares(part):
+        for share in part_shares(part, shares):
             what = "the low %d %% of the work-groups on the GPU" % round(100 * (1 - share)) \
                 if part == "gpu" else "the top %d %% of the work-groups on the CPU" % round(100 * share)
             configs.append(Config(part_name(part, share),
@@ -145,8 +171,11 @@ REAL_IDEAL_SELECTION = "native-gpu,native-cpu,gpu-part,cpu-part"
 
 def select(spec):
     """Parses a --configs value: comma-separated names or groups (default, sweep, all, native,
-    static, hetero-all, memory, real-ideal, gpu-part, cpu-part). Returns the configurations in canonical order; raises ValueError on unknown names."""
-    known = all_configs()
+    static, hetero-all, memory, real-ideal, gpu-part, cpu-part), or a static split or one of its
+    sides at any share of two decimals (static-0.07, gpu-part-0.07). Returns the configurations in
+    canonical order; raises ValueError on unknown names."""
+    items = [part.strip() for part in spec.split(",") if part.strip()]
+    known = all_configs(shares_named(items))
     by_name = {c.name: c for c in known}
     groups = {
         # The split sides alone compute wrong results on purpose: only by name or real-ideal.
@@ -162,7 +191,7 @@ def select(spec):
         "cpu-part": [part_name("cpu", s) for s in part_shares("cpu")],
     }
     wanted = set()
-    pending = [part.strip() for part in spec.split(",") if part.strip()]
+    pending = list(items)
     if not pending:
         raise ValueError("no configuration named")
     while pending:
@@ -178,12 +207,10 @@ def select(spec):
         elif item in by_name:
             wanted.add(item)
         else:
-            # static-0.30 or static-.3 style spellings of a share
-            if item.startswith("static-"):
-                try:
-                    name = static_name(float(item[len("static-"):]))
-                except ValueError:
-                    name = None
+            # static-0.30 or gpu-part-.3 style spellings of a share
+            match = _SHARE_NAME.match(item)
+            if match:
+                name = "%s-%s" % (match.group(1), share_text(float(match.group(2))))
                 if name in by_name:
                     wanted.add(name)
                     continue

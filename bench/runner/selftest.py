@@ -190,6 +190,20 @@ def check_configs(c):
     c.check([x.name for x in configs.select("static-.05")] == ["static-0.05"]
             and configs.select("static-0.05")[0].environment({}, "/b").get("HETERO_CPU_SHARE") == "0.05",
             "a fine static share by name, and its environment")
+    fine = configs.select("gpu-part-.07,cpu-part-0.07,static-0.070,native-gpu")
+    c.check([x.name for x in fine] == ["native-gpu", "static-0.07", "gpu-part-0.07", "cpu-part-0.07"]
+            and [(x.share, x.part) for x in fine[1:]] == [(0.07, None), (0.07, "gpu"), (0.07, "cpu")]
+            and fine[2].environment({}, "/b").get("HETERO_CPU_SHARE") == "0.07"
+            and fine[2].environment({}, "/b").get("HETERO_TEST_SPLIT_ONLY") == "gpu",
+            "a share beyond the thirteen by name: the static split and its sides (%s)" % [x.name for x in fine])
+    c.check(len(configs.select("static")) == 13 and len(configs.all_configs()) == len(configs.all_configs({0.05})),
+            "the groups keep the thirteen shares")
+    for bad in ("static-0.075", "static-1.5", "gpu-part-1.0", "cpu-part-0.0"):
+        try:
+            configs.select(bad)
+            c.check(False, "%s is refused" % bad)
+        except ValueError:
+            c.check(True, "%s is refused" % bad)
     c.check([x.name for x in configs.select("default")] == ["native-gpu", "native-cpu", "hetero"],
             "the default is each native device and Hetero as installed")
     c.check(len(configs.select("sweep")) == 17 and configs.select("sweep")[2].name == "hetero-gpu",
@@ -312,6 +326,14 @@ def check_real_ideal(c):
             and y.real_cpu_source == "mixed", "real ideal: 9.0 at 0.2 pays (+11 %%) (%s)" % y.real_ideal)
     c.check(_close(z.real_ideal, 8.9) and z.unsplit == 9.0 and _close(z.real_gain, 9.0 / 8.9)
             and not z.pays, "real ideal: the gain is over the best unsplit time, Hetero's included")
+    # A share named beyond the thirteen (syr2k's best on the H200 lies at 0.07, between 0.05 and 0.1).
+    step = [("w", "S", "native-gpu", run(9.25)), ("w", "S", "native-cpu", run(140.0)),
+            ("w", "S", "gpu-part-0.05", run(8.89)), ("w", "S", "cpu-part-0.05", run(5.9)),
+            ("w", "S", "gpu-part-0.07", run(8.63)), ("w", "S", "cpu-part-0.07", run(8.15))]
+    names = {config for _, _, config, _ in step}
+    (w,) = stats.derive(stats.summarise(step), configs.all_configs(configs.shares_named(names)), "kernel_ms")
+    c.check(_close(w.real_ideal, 8.63) and w.real_share == 0.07 and w.pays,
+            "real ideal at a share named beyond the thirteen: 8.63 at 0.07 (%s at %s)" % (w.real_ideal, w.real_share))
     scaled = real_ideal.points({0.0: 10.0, 0.2: 8.0}, {}, 50.0, [0.0, 0.2, 1.0])
     c.check([(p[0], p[2], p[4]) for p in scaled] == [(0.0, 0.0, None), (0.2, 10.0, False), (1.0, 50.0, False)]
             and real_ideal.best(scaled) == (10.0, 0.0, "scaled"),
