@@ -79,6 +79,11 @@ backend::Event holdBack(cl_context context, std::vector<cl_event>& wait, std::th
     return gate;
 }
 
+bool failMergeAhead() {
+    static const bool on = everyKnob("HETERO_TEST_SPLIT_FAIL_MERGE_AHEAD", "test_split_fail_merge_ahead") > 0;
+    return on;
+}
+
 bool gpuAfterCpu() {
     static const bool on = everyKnob("HETERO_TEST_SPLIT_GPU_AFTER_CPU", "test_split_gpu_after_cpu") > 0;
     return on;

@@ -28,6 +28,10 @@ bool failChunk();
 // HETERO_TEST_SPLIT_FAIL_BRING=<n> (tests only): true for the n-th copy that an N-way launch's thread
 // brings to another slot (nway_split.cpp), which then fails as a backend's transfer would.
 bool failBring();
+// HETERO_TEST_SPLIT_FAIL_MERGE_AHEAD=1 (tests only): a split's merge enqueued ahead of its GPU
+// kernel's end (discrete_split.cpp) fails once all of it is enqueued, as if its last enqueue had
+// failed, so tests see the merge made after the kernel instead, with the first still queued.
+bool failMergeAhead();
 // HETERO_TEST_SPLIT_GIVE_UP_EVERY=<n> (tests only): true for every n-th adaptive split launch, whose
 // CPU side then gives up before preparing anything, as when the GPU kernel ends first; so tests see
 // what a launch that gave up leaves for later ones (the CPU copies it must still bring).

@@ -149,18 +149,27 @@ struct SplitRun : SplitLaunch {
     class Ahead {
     public:
         ~Ahead() { finish(); }
-        bool held() const { return resources_ != nullptr; }
         void hold(SplitResources* resources, unsigned slot, cl_command_queue queue) {
             resources_ = resources;
             slot_ = slot;
             queue_ = queue;
         }
-        backend::Event* done() { return &done_; }
-        // Waits for what was enqueued ahead and gives the queue back: its status, CL_SUCCESS when
-        // nothing was. Without its event (an enqueue failed half-way), the whole queue is waited for.
+        // Every merge was enqueued; `done` is the last one's event (none when no object needed one).
+        void merged(backend::Event done) {
+            done_ = std::move(done);
+            merged_ = true;
+        }
+        bool merged() const { return merged_; }
+        // Waits for what was enqueued ahead and gives the queue back: the merge's status, or
+        // CL_SUCCESS when nothing was (or not all of it, an enqueue having failed: then the whole
+        // queue is waited for, and the merge is made after the kernel as if nothing was).
         cl_int finish() {
             if (!resources_) return CL_SUCCESS;
-            cl_int status = done_ ? backend::waitFor(done_.get()) : backend::finish(queue_);
+            cl_int status = CL_SUCCESS;
+            if (done_)
+                status = backend::waitFor(done_.get());
+            else if (!merged_)
+                backend::finish(queue_);
             done_.reset();
             resources_->giveAheadQueue(slot_);
             resources_ = nullptr;
@@ -172,6 +181,7 @@ struct SplitRun : SplitLaunch {
         unsigned slot_ = 0;
         cl_command_queue queue_ = nullptr;
         backend::Event done_;
+        bool merged_ = false;
     };
     Ahead ahead;
 
@@ -405,16 +415,19 @@ void mergeAhead(SplitRun& r, SplitResources& res, uint64_t sent) {
     std::vector<merge::Target> targets;
     for (const auto& t : r.targets) targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, false});
     try {
+        backend::Event done;
         unsigned merges = merge::combine(queue, res.slot(r.gpu).mergeKernels, targets, part, merge::MergeWait::No,
-                                         r.gpuDone.get(), r.ahead.done());
+                                         r.gpuDone.get(), &done);
         check(backend::flush(queue));
+        if (chaos::failMergeAhead()) fail(CL_OUT_OF_RESOURCES);  // test knob
+        r.ahead.merged(std::move(done));
         counters::add(counters::Merges, merges);
         counters::add(counters::MergesAhead, merges);
     } catch (const Error& e) {
-        // Whatever was enqueued ends with the kernel; the merge after it starts from the beginning.
+        // What was enqueued runs after the kernel, and the merge after it starts from the beginning
+        // (merging twice gives the same). Not waited for here: under HETERO_TEST_SPLIT_GPU_AFTER_CPU
+        // the kernel starts only after this returns.
         HETERO_LOG(Debug, "split %s: the merge could not be enqueued ahead (%s)", r.name.c_str(), errorName(e.code));
-        r.ahead.done()->reset();
-        r.ahead.finish();
     }
 }
 
@@ -572,7 +585,7 @@ void runSides(std::shared_ptr<SplitRun> run) {
     cl_int gpuStatus = backend::waitFor(r.gpuDone.get());
     r.gpuSeenDone = trace::now();
     chaos::delay(2000);
-    const bool mergedAhead = r.ahead.held();
+    const bool mergedAhead = r.ahead.merged();
     const cl_int aheadStatus = r.ahead.finish();
     cl_int result = gpuStatus == CL_SUCCESS ? CL_COMPLETE : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     // A static or planned split's GPU skipped the CPU's whole share from the start: if the CPU did

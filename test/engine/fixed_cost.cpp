@@ -13,6 +13,8 @@
 //   [merge-ahead]  a static split at a quarter of the work-groups whose GPU kernel starts only once the
 //                CPU side is done (HETERO_CPU_SHARE=0.25, HETERO_TEST_SPLIT_GPU_AFTER_CPU=1): its merge
 //                is enqueued ahead, behind the kernel, and the results stay exact
+//   [merge-ahead-fails]  the same, every merge ahead failing once enqueued
+//                (HETERO_TEST_SPLIT_FAIL_MERGE_AHEAD=1): merged after the kernel instead, exactly
 //   [quiet-wait] a static split at half the work-groups (HETERO_CPU_SHARE=0.5): the application's
 //                clFinish takes no core while the CPU computes (engine.quiet-wait; on the GPU machine
 //                it fails with HETERO_QUIET_WAITS=off, where NVIDIA's wait spins)
@@ -235,6 +237,20 @@ TEST_CASE("a split whose CPU is done before its GPU kernel ends merges ahead, be
         CHECK(after[CL_HETERO_MERGES_AHEAD] == before[CL_HETERO_MERGES_AHEAD] + 1);
         CHECK(chain.right(chain.current));
         if (round % 2 == 0) CHECK(chain.mapsRight(chain.current));
+    }
+}
+
+TEST_CASE("a merge ahead that fails once enqueued is made after the kernel, and exactly", "[merge-ahead-fails]") {
+    // What was enqueued ahead still waits for the kernel, which starts only after the CPU side,
+    // and so after the failure: the launch must neither wait for it there nor lose it.
+    Env env;
+    Chain chain(env, "merge ahead fails");
+    for (cl_uint round = 1; round <= 4; ++round) {
+        auto [before, after] = chain.splitRound(round);
+        INFO("round " << round);
+        CHECK(after[CL_HETERO_MERGES] == before[CL_HETERO_MERGES] + 1);
+        CHECK(after[CL_HETERO_MERGES_AHEAD] == before[CL_HETERO_MERGES_AHEAD]);
+        CHECK(chain.right(chain.current));
     }
 }
 
