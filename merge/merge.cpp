@@ -166,24 +166,27 @@ unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<T
     // The queue is in order: only the first command needs to wait for `after`.
     std::vector<cl_event> waitList;
     if (after) waitList.push_back(after);
-    backend::Event e;
+    bool enqueued = false;
+    backend::Event e;  // the last command's, kept only for `last`
     for (const auto& t : targets) {
         // An object the CPU sent nothing of: the CPU left it as it was, the GPU's copy is the result
         // (where the GPU wrote, it computed what the CPU would have).
         if (t.sent && cpuPart == CpuPart::All) {
-            check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, waitList, e.receive()));
-            waitList.clear();
+            check(backend::enqueueCopy(queue, t.cpu, t.gpu, t.first, t.first, t.bytes, waitList, last ? e.receive() : nullptr));
+            enqueued = true;
         } else if (t.sent && cpuPart == CpuPart::Some) {
             e.reset(kernels.enqueue(queue, t.gpu, t.cpu, t.orig, t.first, t.bytes, t.elementSize, waitList));
-            waitList.clear();
+            enqueued = true;
             ++merges;
         }
+        if (enqueued) waitList.clear();
         if (t.copyBack) {
-            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, waitList, e.receive()));
+            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, waitList, last ? e.receive() : nullptr));
+            enqueued = true;
             waitList.clear();
         }
     }
-    if (e && wait == MergeWait::UntilDone) check(backend::finish(queue));
+    if (enqueued && wait == MergeWait::UntilDone) check(backend::finish(queue));
     if (last) *last = std::move(e);
     return merges;
 }

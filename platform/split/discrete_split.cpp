@@ -380,6 +380,15 @@ merge::CpuPart cpuPart(const SplitRun& r, uint64_t sent) {
     return sent == 0 ? merge::CpuPart::All : sent < r.groups ? merge::CpuPart::Some : merge::CpuPart::None;
 }
 
+// The launch's written objects as the merge sees them; `streamBack`: each whose CPU copy is not
+// left stale gets the merged result copied into its receive buffer.
+std::vector<merge::Target> mergeTargets(const SplitRun& r, bool streamBack) {
+    std::vector<merge::Target> targets;
+    for (const auto& t : r.targets)
+        targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
+    return targets;
+}
+
 // After the GPU kernel: the merge (or the CPU's data as the result when it did every group), and,
 // when the CPU copies lack results the GPU computed, the merged result copied into the receive
 // buffers, from where it streams back to the CPU after the launch completes. After a merge ahead,
@@ -392,10 +401,7 @@ void mergeOnGpu(SplitRun& r, SplitResources& res, cl_command_queue gpuTransfer, 
                                              : part == merge::CpuPart::Some ? "merge"
                                                                             : "GPU result");
     span.add(trace::num("objects", double(r.targets.size())));
-    std::vector<merge::Target> targets;
-    for (const auto& t : r.targets)
-        targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
-    unsigned merges = merge::combine(gpuTransfer, res.slot(r.gpu).mergeKernels, targets, part);
+    unsigned merges = merge::combine(gpuTransfer, res.slot(r.gpu).mergeKernels, mergeTargets(r, streamBack), part);
     counters::add(counters::Merges, merges);
 }
 
@@ -412,12 +418,10 @@ void mergeAhead(SplitRun& r, SplitResources& res, uint64_t sent) {
     if (!queue) return;
     r.ahead.hold(&res, r.gpu, queue);
     trace::Scope span({int(r.gpu), "merge"}, "merge ahead");
-    std::vector<merge::Target> targets;
-    for (const auto& t : r.targets) targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, false});
     try {
         backend::Event done;
-        unsigned merges = merge::combine(queue, res.slot(r.gpu).mergeKernels, targets, part, merge::MergeWait::No,
-                                         r.gpuDone.get(), &done);
+        unsigned merges = merge::combine(queue, res.slot(r.gpu).mergeKernels, mergeTargets(r, false), part,
+                                         merge::MergeWait::No, r.gpuDone.get(), &done);
         check(backend::flush(queue));
         if (chaos::failMergeAhead()) fail(CL_OUT_OF_RESOURCES);  // test knob
         r.ahead.merged(std::move(done));
