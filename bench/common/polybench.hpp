@@ -37,6 +37,7 @@ struct Options {
   int repeat = 1;                 // the timed phase runs this often; the minimum is reported
   bool check = true;              // compare against the host reference
   bool digest = false;            // print the digest of the compared results (resultDigest)
+  bool profile = false;           // a profiling queue; report the launches' device times (report)
 };
 
 inline const char* errorName(cl_int code) {
@@ -125,13 +126,16 @@ inline const char* errorName(cl_int code) {
 inline void printUsage(const char* program) {
   std::printf(
       "usage: %s [--size MINI|SMALL|STANDARD|LARGE|EXTRALARGE] [--platform NAME]\n"
-      "          [--device gpu|cpu|accelerator|all|default] [--repeat N] [--no-check] [--digest] [--help]\n"
+      "          [--device gpu|cpu|accelerator|all|default] [--repeat N] [--no-check] [--digest]\n"
+      "          [--profile] [--help]\n"
       "  --size      dataset size (default STANDARD = the PolyBench/GPU default size)\n"
       "  --platform  use the first platform whose name contains NAME (default: the first platform)\n"
       "  --device    device type to ask the platform for (default: default)\n"
       "  --repeat    run the timed phase N times and report the fastest (default 1)\n"
       "  --no-check  skip the comparison with the sequential host reference\n"
-      "  --digest    also print a hash of the bits of the compared results\n",
+      "  --digest    also print a hash of the bits of the compared results\n"
+      "  --profile   use a profiling queue and also print the launches' device times: whether a\n"
+      "              platform's kernels run slower on the device or wait between launches\n",
       program);
 }
 
@@ -181,6 +185,8 @@ inline Options parseArgs(int argc, char** argv) {
       options.check = false;
     } else if (arg == "--digest") {
       options.digest = true;
+    } else if (arg == "--profile") {
+      options.profile = true;
     } else {
       usageError(program, "unknown argument '" + arg + "'");
     }
@@ -204,11 +210,15 @@ struct Cl {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   std::string platformName, deviceName;
+  // --profile: every launch()'s event, in order.
+  bool profiling = false;
+  std::vector<cl_event> launched;
 
   Cl() = default;
   Cl(const Cl&) = delete;
   Cl& operator=(const Cl&) = delete;
   ~Cl() {
+    for (cl_event event : launched) clReleaseEvent(event);
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
     // device: a root device needs no release.
@@ -283,7 +293,9 @@ inline void setup(Cl& cl, const Options& options) {
   cl.context = clCreateContext(properties, 1, &cl.device, nullptr, nullptr, &error);
   CL_CHECK(error);
   // The OpenCL 1.x call, as most applications (and PolyBench/GPU) still make it.
-  cl.queue = clCreateCommandQueue(cl.context, cl.device, 0, &error);
+  cl.profiling = options.profile;
+  cl.queue = clCreateCommandQueue(cl.context, cl.device,
+                                  options.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &error);
   CL_CHECK(error);
 }
 
@@ -379,7 +391,10 @@ inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items
     group[dims] = *l;
     global[dims] = roundUp(*n, *l);
   }
-  CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, dims, nullptr, global, group, 0, nullptr, nullptr));
+  cl_event event = nullptr;
+  CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, dims, nullptr, global, group, 0, nullptr,
+                                  cl.profiling ? &event : nullptr));
+  if (event) cl.launched.push_back(event);
 }
 
 inline void release(std::initializer_list<cl_mem> buffers) {
@@ -439,6 +454,36 @@ inline double maxRelativeError(const float* expected, const float* actual, size_
   return worst;
 }
 
+inline double median(std::vector<double> values) {
+  if (values.empty()) return std::nan("");
+  std::sort(values.begin(), values.end());
+  const size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+// --profile's line: over launch()'s launches (their events' START and END), the device time of all
+// of them per run, a launch's median, and the median gap from one launch's END to the next one's
+// START (a gap of the host's making: the device waits for launches; between runs, the
+// uploads, are left out as anything over 1 ms):
+//   polybench profile launches=382 device_ms_per_run=1.234 launch_us_median=3.21 gap_us_median=1.05
+inline void reportProfile(const Options& options, const Cl& cl) {
+  std::vector<double> durations, gaps;
+  double total = 0, previousEnd = -1;
+  for (cl_event event : cl.launched) {
+    cl_ulong start = 0, end = 0;
+    CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr));
+    CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
+    const double startUs = start * 1e-3, endUs = end * 1e-3;
+    durations.push_back(endUs - startUs);
+    total += endUs - startUs;
+    if (previousEnd >= 0 && startUs - previousEnd < 1000) gaps.push_back(startUs - previousEnd);
+    previousEnd = endUs;
+  }
+  std::printf("polybench profile launches=%zu device_ms_per_run=%.3f launch_us_median=%.2f gap_us_median=%.2f\n",
+              cl.launched.size() / options.repeat, total * 1e-3 / options.repeat, median(durations),
+              median(gaps));
+}
+
 // Prints the one result line. Without a check, result=UNCHECKED and max_rel_err=nan.
 inline void report(const char* benchmark, const Options& options, const Cl& cl, double kernelSeconds,
                    double totalSeconds, double maxRelErr, bool pass) {
@@ -454,6 +499,7 @@ inline void report(const char* benchmark, const Options& options, const Cl& cl, 
       benchmark, options.size.c_str(), cl.platformName.c_str(), cl.deviceName.c_str(),
       kernelSeconds * 1e3, totalSeconds * 1e3, error, result);
   if (options.digest) std::printf("polybench digest=%016llx\n", static_cast<unsigned long long>(resultDigest()));
+  if (options.profile) reportProfile(options, cl);
   std::fflush(stdout);
 }
 
