@@ -60,67 +60,104 @@ PinnedPool::PinnedPool(cl_context context, cl_device_id device)
 PinnedPool::~PinnedPool() {
     // Every block was given back (each holder keeps the pool alive); no blocking call: this may run
     // on a backend's callback thread, from the destructor callback of the last buffer on a block.
-    for (auto& [size, blocks] : kept_)
-        for (const Block& b : blocks) unpin(b);
+    for (auto& slab : slabs_) unpin(slab.get());
     // The queue, then the context, go with the members.
 }
 
-PinnedPool::Block PinnedPool::pin(size_t classBytes) {
+size_t PinnedPool::slabSize(size_t classBytes) const {
+    size_t largest = 0;
+    for (const auto& s : slabs_) largest = std::max(largest, s->bytes);
+    const size_t bytes = std::max(classBytes, std::clamp(2 * largest, kFirstSlab, kLargestSlab));
+    return (bytes + kSlabGranule - 1) / kSlabGranule * kSlabGranule;
+}
+
+PinnedPool::Slab* PinnedPool::pin(size_t slabBytes) {
     if (!queue_) {
         queue_ = backend::queue(context_.get(), device_, 0);
-        if (!queue_) return {};
+        if (!queue_) return nullptr;
     }
-    backend::Buffer buffer = backend::buffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, classBytes, nullptr);
-    if (!buffer) return {};
+    backend::Buffer buffer = backend::buffer(context_.get(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slabBytes, nullptr);
+    if (!buffer) return nullptr;
     cl_int err = CL_SUCCESS;
-    void* p = backend::mapAndWait(queue_.get(), buffer.get(), CL_MAP_READ | CL_MAP_WRITE, 0, classBytes, &err);
-    if (!p) return {};
-    return {buffer.release(), static_cast<unsigned char*>(p), classBytes};
+    void* p = backend::mapAndWait(queue_.get(), buffer.get(), CL_MAP_READ | CL_MAP_WRITE, 0, slabBytes, &err);
+    if (!p) return nullptr;
+    auto slab = std::make_unique<Slab>();
+    slab->buffer = buffer.release();
+    slab->data = static_cast<unsigned char*>(p);
+    slab->bytes = slabBytes;
+    slabs_.push_back(std::move(slab));
+    return slabs_.back().get();
 }
 
-void PinnedPool::unpin(const Block& b) {
-    backend::enqueueUnmap(queue_.get(), b.buffer, b.data);
+void PinnedPool::unpin(Slab* s) {
+    backend::enqueueUnmap(queue_.get(), s->buffer, s->data);
     backend::flush(queue_.get());
-    backend::release(b.buffer);  // the block's reference; the backend frees it once the unmap is done
-    pinnedTotal -= b.bytes;
+    backend::release(s->buffer);  // the slab's reference; the backend frees it once the unmap is done
+    pinnedTotal -= s->bytes;
 }
 
-bool PinnedPool::reserve(size_t classBytes) {
+bool PinnedPool::reserve(size_t slabBytes) {
     const uint64_t limit = budget();
-    if (classBytes > limit) return false;
-    // Kept blocks go first when the budget is short, largest first: they may never be asked for again.
+    if (slabBytes > limit) return false;
     for (;;) {
-        if (pinnedTotal.fetch_add(classBytes) + classBytes <= limit) return true;
-        pinnedTotal -= classBytes;
-        auto it = std::find_if(kept_.rbegin(), kept_.rend(), [](const auto& k) { return !k.second.empty(); });
-        if (it == kept_.rend()) return false;
-        unpin(it->second.back());
-        it->second.pop_back();
+        if (pinnedTotal.fetch_add(slabBytes) + slabBytes <= limit) return true;
+        pinnedTotal -= slabBytes;
+        // Slabs whose blocks are all kept go first, largest first: their blocks may never be asked
+        // for again.
+        Slab* idle = nullptr;
+        for (const auto& s : slabs_)
+            if (s->out == 0 && (!idle || s->bytes > idle->bytes)) idle = s.get();
+        if (!idle) return false;
+        for (auto& [size, blocks] : kept_)
+            blocks.erase(std::remove_if(blocks.begin(), blocks.end(), [&](const Block& b) { return b.slab == idle; }),
+                         blocks.end());
+        unpin(idle);
+        slabs_.erase(std::find_if(slabs_.begin(), slabs_.end(), [&](const auto& s) { return s.get() == idle; }));
     }
+}
+
+PinnedPool::Block PinnedPool::carve(size_t classBytes) {
+    auto from = [&](Slab* s) -> Block {
+        const size_t at = (s->carved + kBlockAlign - 1) / kBlockAlign * kBlockAlign;
+        if (at + classBytes > s->bytes) return {};
+        s->carved = at + classBytes;
+        return {s->data + at, classBytes, s};
+    };
+    for (const auto& s : slabs_)
+        if (Block b = from(s.get())) return b;
+    // A new slab: as large as the budget allows, down to the block alone.
+    const uint64_t limit = budget(), total = pinnedTotal.load(), left = total < limit ? limit - total : 0;
+    size_t slabBytes = slabSize(classBytes);
+    if (slabBytes > left) slabBytes = std::max<size_t>(classBytes, left);
+    if (!reserve(slabBytes) && (slabBytes == classBytes || !reserve(slabBytes = classBytes))) return {};
+    Slab* s = pin(slabBytes);
+    if (!s) {
+        pinnedTotal -= slabBytes;
+        return {};
+    }
+    counters::add(counters::PinnedBytesAllocated, slabBytes);
+    return from(s);
 }
 
 PinnedPool::Block PinnedPool::take(size_t bytes) {
     const size_t classBytes = sizeClass(bytes);
     std::lock_guard lock(mutex_);
     auto it = kept_.find(classBytes);
+    Block b;
     if (it != kept_.end() && !it->second.empty()) {
-        Block b = it->second.back();
+        b = it->second.back();
         it->second.pop_back();
         counters::add(counters::PinnedReuses);
-        return b;
-    }
-    if (!reserve(classBytes)) return {};
-    Block b = pin(classBytes);
-    if (!b) {
-        pinnedTotal -= classBytes;
+    } else if (!(b = carve(classBytes))) {
         return {};
     }
-    counters::add(counters::PinnedBytesAllocated, classBytes);
+    ++b.slab->out;
     return b;
 }
 
 void PinnedPool::give(const Block& block) {
     std::lock_guard lock(mutex_);
+    --block.slab->out;
     kept_[block.bytes].push_back(block);
 }
 

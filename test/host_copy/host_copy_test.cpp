@@ -150,14 +150,43 @@ TEST_CASE("a released buffer's pinned block serves the next buffer of its size")
     REQUIRE(clReleaseMemObject(b) == CL_SUCCESS);
 }
 
+// NVIDIA allocations made between an application's buffers slowed its kernels (pinned_pool.hpp):
+// a context's first host copies come from one slab, pinned once.
+TEST_CASE("a context's first host copies are carved from one pinned slab, not pinned one by one") {
+    if (smallBudget()) return;
+    cltest::Env env;  // a context of its own: its pool has pinned nothing yet
+    constexpr int kBuffers = 4;
+    std::vector<cl_mem> buffers;
+    Counters before = quietCounters(env.platform), first{};
+    for (int b = 0; b < kBuffers; ++b) {
+        buffers.push_back(env.buffer(CL_MEM_READ_WRITE, kBytes));
+        cl_int* p = mapAll(env, buffers[b], CL_MAP_WRITE_INVALIDATE_REGION);
+        std::iota(p, p + kN, b * 10);
+        unmap(env, buffers[b], p);
+        Counters now = counters(env.platform);
+        if (b == 0) {
+            first = now;
+            CHECK(now[CL_HETERO_PINNED_BYTES_ALLOCATED] - before[CL_HETERO_PINNED_BYTES_ALLOCATED] >= kBuffers * kBytes);
+        } else {
+            CHECK(now[CL_HETERO_PINNED_BYTES_ALLOCATED] == first[CL_HETERO_PINNED_BYTES_ALLOCATED]);
+        }
+        CHECK(now[CL_HETERO_HOST_COPIES_UNPINNED] == before[CL_HETERO_HOST_COPIES_UNPINNED]);
+    }
+    for (int b = 0; b < kBuffers; ++b) {
+        auto r = env.read<cl_int>(buffers[b], kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(r[i] == b * 10 + static_cast<cl_int>(i));
+        clReleaseMemObject(buffers[b]);
+    }
+}
+
 TEST_CASE("a map of a buffer in pinned memory sees what either slot computed, and its writes reach both") {
     cltest::Env env;
     Program prog(env);
     std::vector<cl_int> xs(kN);
     std::iota(xs.begin(), xs.end(), 7);
+    Counters before = counters(env.platform);  // before x's host copy: the context's first, which pins its slab
     cl_mem x = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, xs.data());
     cl_mem y = env.buffer(CL_MEM_READ_WRITE, kBytes);
-    Counters before = counters(env.platform);
     for (cl_int round = 1; round <= 4; ++round) {  // (alternate: on both slots, as the scheduler places them)
         prog.runAffine(x, y, round, -round);
         cl_int* p = mapAll(env, y, CL_MAP_READ | CL_MAP_WRITE);
@@ -175,6 +204,40 @@ TEST_CASE("a map of a buffer in pinned memory sees what either slot computed, an
     if (!smallBudget()) CHECK(after[CL_HETERO_PINNED_BYTES_ALLOCATED] + after[CL_HETERO_PINNED_REUSES] >
                               before[CL_HETERO_PINNED_BYTES_ALLOCATED] + before[CL_HETERO_PINNED_REUSES]);
     clReleaseMemObject(x), clReleaseMemObject(y);
+}
+
+// HETERO_PINNED_BUDGET=2M (the budget configuration): two host copies of 1 MiB fill the budget in
+// one slab. Once both buffers are gone their blocks are kept, yet a host copy of 2 MiB (another
+// class) is pinned: the idle slab is released to make room.
+TEST_CASE("with the budget spent on a slab whose blocks are all kept, the next host copy is pinned in its place") {
+    if (!smallBudget()) return;
+    cltest::Env env;
+    auto fill = [&](cl_mem m, size_t n, cl_int from) {
+        cl_int* p = mapAll(env, m, CL_MAP_WRITE_INVALIDATE_REGION, n * sizeof(cl_int));
+        std::iota(p, p + n, from);
+        unmap(env, m, p);
+    };
+    Counters before = quietCounters(env.platform);
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE, kBytes), b = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    fill(a, kN, 1);
+    fill(b, kN, 2);
+    Counters filled = counters(env.platform);
+    if (filled[CL_HETERO_HOST_COPIES_UNPINNED] != before[CL_HETERO_HOST_COPIES_UNPINNED]) {
+        WARN("another context still holds pinned memory: nothing to check");
+        clReleaseMemObject(a), clReleaseMemObject(b);
+        return;
+    }
+    REQUIRE(clReleaseMemObject(a) == CL_SUCCESS);
+    REQUIRE(clReleaseMemObject(b) == CL_SUCCESS);
+    Counters released = quietCounters(env.platform);
+    cl_mem c = env.buffer(CL_MEM_READ_WRITE, 2 * kBytes);
+    fill(c, 2 * kN, 3);
+    Counters after = counters(env.platform);
+    CHECK(after[CL_HETERO_HOST_COPIES_UNPINNED] == released[CL_HETERO_HOST_COPIES_UNPINNED]);
+    CHECK(after[CL_HETERO_PINNED_BYTES_ALLOCATED] - released[CL_HETERO_PINNED_BYTES_ALLOCATED] == 2 * kBytes);
+    auto r = env.read<cl_int>(c, 2 * kN);
+    for (size_t i = 0; i < 2 * kN; ++i) REQUIRE(r[i] == 3 + static_cast<cl_int>(i));
+    clReleaseMemObject(c);
 }
 
 TEST_CASE("a host write, then launches on both slots, then host reads: right in pinned and ordinary memory") {
