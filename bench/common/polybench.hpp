@@ -26,6 +26,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace polybench {
@@ -210,15 +211,15 @@ struct Cl {
   cl_context context = nullptr;
   cl_command_queue queue = nullptr;
   std::string platformName, deviceName;
-  // --profile: every launch()'s event, in order.
+  // --profile: every launch()'s event, in order, with the run it belongs to (runsTimed()).
   bool profiling = false;
-  std::vector<cl_event> launched;
+  std::vector<std::pair<cl_event, int>> launched;
 
   Cl() = default;
   Cl(const Cl&) = delete;
   Cl& operator=(const Cl&) = delete;
   ~Cl() {
-    for (cl_event event : launched) clReleaseEvent(event);
+    for (auto& launch : launched) clReleaseEvent(launch.first);
     if (queue) clReleaseCommandQueue(queue);
     if (context) clReleaseContext(context);
     // device: a root device needs no release.
@@ -377,6 +378,12 @@ void download(Cl& cl, cl_mem buffer, std::vector<T>& host) {
                                nullptr, nullptr));
 }
 
+// How many runs of the timed phase Timing::add has seen (--profile tells the runs' launches apart).
+inline int& runsTimed() {
+  static int runs = 0;
+  return runs;
+}
+
 // Enqueues `kernel` over at least `items` work-items per dimension, in work-groups of `local`
 // (the global size is rounded up to whole work-groups).
 inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items,
@@ -394,7 +401,7 @@ inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items
   cl_event event = nullptr;
   CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, dims, nullptr, global, group, 0, nullptr,
                                   cl.profiling ? &event : nullptr));
-  if (event) cl.launched.push_back(event);
+  if (event) cl.launched.emplace_back(event, runsTimed());
 }
 
 inline void release(std::initializer_list<cl_mem> buffers) {
@@ -461,23 +468,24 @@ inline double median(std::vector<double> values) {
   return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-// --profile's line: over launch()'s launches (their events' START and END), the device time of all
-// of them per run, a launch's median, and the median gap from one launch's END to the next one's
-// START (a gap of the host's making: the device waits for launches; between runs, the
-// uploads, are left out as anything over 1 ms):
+// --profile's line, over the launches made through launch() (their events' START and END): their
+// device time per run, a launch's median, and the median gap from one launch's END to the next
+// one's START in the same run, where the device waited for the host (nan with one launch a run):
 //   polybench profile launches=382 device_ms_per_run=1.234 launch_us_median=3.21 gap_us_median=1.05
 inline void reportProfile(const Options& options, const Cl& cl) {
   std::vector<double> durations, gaps;
-  double total = 0, previousEnd = -1;
-  for (cl_event event : cl.launched) {
+  double total = 0, previousEnd = 0;
+  int previousRun = -1;
+  for (const auto& [event, run] : cl.launched) {
     cl_ulong start = 0, end = 0;
     CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr));
     CL_CHECK(clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr));
     const double startUs = start * 1e-3, endUs = end * 1e-3;
     durations.push_back(endUs - startUs);
     total += endUs - startUs;
-    if (previousEnd >= 0 && startUs - previousEnd < 1000) gaps.push_back(startUs - previousEnd);
+    if (run == previousRun) gaps.push_back(startUs - previousEnd);
     previousEnd = endUs;
+    previousRun = run;
   }
   std::printf("polybench profile launches=%zu device_ms_per_run=%.3f launch_us_median=%.2f gap_us_median=%.2f\n",
               cl.launched.size() / options.repeat, total * 1e-3 / options.repeat, median(durations),
@@ -511,6 +519,7 @@ struct Timing {
   double kernel = std::numeric_limits<double>::infinity();
   double total = std::numeric_limits<double>::infinity();
   void add(double kernelSeconds, double totalSeconds) {
+    ++runsTimed();
     kernel = std::min(kernel, kernelSeconds);
     total = std::min(total, totalSeconds);
   }

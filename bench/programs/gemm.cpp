@@ -54,8 +54,6 @@ int main(int argc, char** argv) {
   cl_program program = buildProgram(cl, kSource);
   cl_kernel kernel = createKernel(program, "gemm");
 
-  const size_t local[2] = {32, 8};
-  const size_t global[2] = {roundUp(nj, local[0]), roundUp(ni, local[1])};
   std::vector<float> result(C.size());
   Timing timing;
   for (int run = 0; run < options.repeat; ++run) {
@@ -70,7 +68,7 @@ int main(int argc, char** argv) {
     CL_CHECK(clFinish(cl.queue));
 
     const double kernelStart = seconds();
-    CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, 2, nullptr, global, local, 0, nullptr, nullptr));
+    launch(cl, kernel, {size_t(nj), size_t(ni)}, {32, 8});
     CL_CHECK(clFinish(cl.queue));
     const double kernelEnd = seconds();
 
