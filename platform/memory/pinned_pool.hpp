@@ -8,10 +8,11 @@
 // Slabs, not a backend buffer per block: a host copy is pinned right before its GPU buffer is made,
 // and NVIDIA's pinned allocations between an application's buffers move those buffers on the GPU,
 // unless they are multiples of 32 MiB. Moved, gesummv LARGE's kernel ran 0.362 ms on the H200
-// against 0.325 natively; with its host copies carved from a first slab of 32 or 64 MiB it ran
-// 0.327, from 16 or 48 MiB 0.336-0.358 (docs/results/h200-session39). So slabs are multiples of
-// 32 MiB: 32, then twice the largest so far, up to 256 MiB, or a larger block's size rounded up.
-// Pinning costs about 0.5 ms per MiB there.
+// against 0.325 natively (gemm's and 3mm's 2-3 % faster: the aim is the native layout); with its
+// host copies carved from a first slab of 32 or 64 MiB it ran 0.327, from 16 or 48 MiB
+// 0.336-0.358 (docs/results/h200-session39). So slabs are multiples of 32 MiB: 32, then twice the
+// largest so far, up to 256 MiB, or a larger block's size rounded up. Pinning costs about 0.5 ms
+// per MiB there.
 //
 // Blocks come in size classes (a quarter of a power of two apart) and are kept when their buffer
 // goes, for the next buffer of that class. The bytes pinned by the whole process stay within a
