@@ -125,11 +125,14 @@ PinnedPool::Block PinnedPool::carve(size_t classBytes) {
     };
     for (const auto& s : slabs_)
         if (Block b = from(s.get())) return b;
-    // A new slab: as large as the budget allows, down to the block alone.
+    // A new slab: as large as the budget allows, down to the block alone (another pool may have
+    // taken what was left meanwhile).
     const uint64_t limit = budget(), total = pinnedTotal.load(), left = total < limit ? limit - total : 0;
-    size_t slabBytes = slabSize(classBytes);
-    if (slabBytes > left) slabBytes = std::max<size_t>(classBytes, left);
-    if (!reserve(slabBytes) && (slabBytes == classBytes || !reserve(slabBytes = classBytes))) return {};
+    size_t slabBytes = std::min<size_t>(slabSize(classBytes), std::max<size_t>(classBytes, left));
+    if (!reserve(slabBytes)) {
+        if (slabBytes == classBytes || !reserve(classBytes)) return {};
+        slabBytes = classBytes;
+    }
     Slab* s = pin(slabBytes);
     if (!s) {
         pinnedTotal -= slabBytes;
