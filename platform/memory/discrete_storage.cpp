@@ -272,33 +272,41 @@ void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
         if (slot == writtenOn || static_cast<int>(slot) == aliasSlot_ || c.version == version_ ||
             context_->sameBackend(slot, writtenOn))
             continue;
-        cl_command_queue q = queue.backendQueue(slot);
-        cl_mem m = backendMem(slot);
-        cl_event earlier = readyFor(slot, q);  // whatever still uses the old contents there
-        cl_event sent = nullptr;
-        cl_int err = CL_SUCCESS;
-        if (testFailMirror()) {  // the transfer fails on the backend, after what it waited for
-            if (earlier) backend::waitFor(earlier);
-            sent = backend::userEvent(context_->backend(slot), &err).release();
-            if (sent) backend::complete(sent, CL_OUT_OF_RESOURCES);
-        } else {
-            err = backend::enqueueWrite(q, m, 0, bytes_, host(), backend::WaitList(&earlier, earlier ? 1 : 0), &sent);
-        }
-        if (err != CL_SUCCESS) {  // the copy stays stale: whoever needs it brings it
+        cl_int err = sendHostCopy(slot, queue.backendQueue(slot), testFailMirror());
+        if (err != CL_SUCCESS)  // the copy stays stale: whoever needs it brings it
             HETERO_LOG(Warn, "copying a host write on to slot %u failed: %s", slot, errorName(err));
-            continue;
-        }
-        backend::flush(q);
-        c.ready = backend::Event(sent);
-        c.readyQueue = q;
-        c.later.reset();
-        c.version = version_;
-        promised_[slot] = false;
-        mirrors_.push_back({slot, version_, backend::Event::retained(sent)});
-        hostMemory_->readUntil(sent);
-        hostCopyReaders_.push_back(backend::Event::retained(sent));
-        counters::add(counters::BytesHostToDevice, bytes_);
     }
+}
+
+cl_int DiscreteStorage::sendHostCopy(unsigned slot, cl_command_queue q, bool failOnBackend) {
+    trace::Scope span({static_cast<int>(slot), "migrations"}, "send");
+    span.add(trace::num("bytes", static_cast<double>(bytes_)));
+    Copy& c = copies_[slot];
+    cl_mem m = backendMem(slot);
+    cl_event earlier = readyFor(slot, q);  // whatever still uses the old contents there
+    cl_event sent = nullptr;
+    cl_int err = CL_SUCCESS;
+    if (failOnBackend) {  // the transfer fails on the backend, after what it waited for
+        if (earlier) backend::waitFor(earlier);
+        sent = backend::userEvent(context_->backend(slot), &err).release();
+        if (sent) backend::complete(sent, CL_OUT_OF_RESOURCES);
+    } else {
+        err = backend::enqueueWrite(q, m, 0, bytes_, host(), backend::WaitList(&earlier, earlier ? 1 : 0), &sent);
+    }
+    if (err != CL_SUCCESS) return err;
+    // Flushed: work of another queue may wait for it (a split's kernel).
+    backend::flush(q);
+    c.ready = backend::Event(sent);
+    c.readyQueue = q;
+    c.later.reset();
+    c.version = version_;
+    promised_[slot] = false;
+    mirrors_.push_back({slot, version_, backend::Event::retained(sent)});
+    hostMemory_->readUntil(sent);
+    hostCopyReaders_.push_back(backend::Event::retained(sent));
+    counters::add(counters::BytesHostToDevice, bytes_);
+    HETERO_LOG(Info, "sent %zu bytes to slot %u from pinned host memory, without waiting", bytes_, slot);
+    return CL_SUCCESS;
 }
 
 void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
@@ -307,10 +315,17 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
     Copy& c = copies_[slot];
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
-        if (static_cast<int>(slot) != aliasSlot_) upload(slot, queue);  // blocking: settles and waits for `ready` first
-        c.ready.reset();
-        c.readyQueue = nullptr;
-        c.version = version_;
+        if (static_cast<int>(slot) == aliasSlot_) {
+            c.ready.reset();
+            c.readyQueue = nullptr;
+            c.version = version_;
+        } else if (!hostPinned() || isImage_ ||
+                   sendHostCopy(slot, target ? target : queue.backendQueue(slot)) != CL_SUCCESS) {
+            upload(slot, queue);  // blocking: settles and waits for `ready` first
+            c.ready.reset();
+            c.readyQueue = nullptr;
+            c.version = version_;
+        }
     }
     if (cl_event ready = readyFor(slot, target)) waitList.push_back(ready);
 }

@@ -106,6 +106,12 @@ private:
     size_t transferRowPitch() const;
     size_t transferSlicePitch() const;
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
+    // Host -> slot from the pinned, current host copy, on `q` (a queue of the slot) without waiting:
+    // the transfer's event becomes the copy's `ready` (on `q`, so work enqueued there after it needs
+    // no wait list), and it reads the host copy until it completes (hostCopyReaders_). A transfer
+    // that fails on the backend leaves the copy stale for whoever looks next (Storage::checkMirrors).
+    // `failOnBackend` (HETERO_TEST_FAIL_MIRROR) stands in for such a failure.
+    cl_int sendHostCopy(unsigned slot, cl_command_queue q, bool failOnBackend = false);
     void download(unsigned slot, Queue& queue);  // slot -> host, blocking
     // Waits for the transfers that still read the host copy and, where the host copy is the alias
     // slot's, for the command that last wrote it there (or still reads it there, setReady), so the

@@ -91,8 +91,9 @@ public:
     }
     virtual cl_event readyFor(unsigned slot, cl_command_queue target) = 0;
     // Brings the current contents to `slot` (through the host if needed, using `queue`'s backend
-    // queues). Appends the event that makes the copy ready, if any, to `waitList` (see readyFor:
-    // `target` is the queue the work that waits goes to, if known).
+    // queues; from a pinned host copy without waiting, on `target` where given). Appends the event
+    // that makes the copy ready, if any, to `waitList` (see readyFor: `target` is the queue the work
+    // that waits goes to, if known).
     virtual void makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList,
                            cl_command_queue target = nullptr) = 0;
     // The host copy holds the current contents (unified: the last write is done).
@@ -150,8 +151,9 @@ protected:
     std::vector<Copy> copies_;
     unsigned char* host_ = nullptr;
     uint64_t hostVersion_ = 0;
-    // A host write's transfers on to other slots (DiscreteStorage::mirrorHostWrite) not yet seen done:
-    // each made its slot's copy current at `version` before the data arrived.
+    // Transfers from the host copy sent without waiting (DiscreteStorage::sendHostCopy: a host
+    // write's on to other slots, a launch's upload) not yet seen done: each made its slot's copy
+    // current at `version` before the data arrived.
     struct Mirror {
         unsigned slot;
         uint64_t version;

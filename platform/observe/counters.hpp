@@ -20,7 +20,7 @@ enum Counter : unsigned {
     LaunchesSplitUnified,    // launches split by the unified (exclusive partitioning) engine
     WorkGroupsTotal,         // work-groups of every launch
     WorkGroupsCpu,           // of those, run on a CPU-type slot
-    NsHostToDevice,          // time the uploads took (ns)
+    NsHostToDevice,          // time threads waited for uploads (ns): those from pinned host copies are not waited for
     NsDeviceToHost,          // time the downloads took (ns)
     PinnedBytesAllocated,    // page-locked memory newly pinned for host copies (platform/memory/pinned_pool.hpp)
     PinnedReuses,            // host copies given a pinned block kept from an earlier buffer

@@ -437,3 +437,49 @@ TEST_CASE("a whole write waits for slot 0's transfer of the write before it from
     clReleaseMemObject(x), clReleaseMemObject(first), clReleaseMemObject(second), clReleaseMemObject(busy);
     clReleaseKernel(spin);
 }
+
+// A launch on slot 0 that needs the host copy there (the buffer's initial contents) sends it behind
+// slot 0's earlier work without the application's thread waiting for that work; the host copy then
+// stays untouched until the transfer has read it: a write of the buffer enqueued meanwhile waits.
+TEST_CASE("a launch's transfer from the host copy waits behind slot 0's work, not in the application's thread") {
+    if (!onGpuSlot() || smallBudget()) return;
+    cltest::Env env;
+    Program prog(env);
+    cl_kernel spin = env.kernel(prog.program, "spin");
+    cl_mem busy = env.buffer(CL_MEM_READ_WRITE, sizeof(cl_int));
+    std::vector<cl_int> v1(kN), v2(kN);
+    std::iota(v1.begin(), v1.end(), 7);
+    std::iota(v2.begin(), v2.end(), -3 * static_cast<cl_int>(kN));
+    cl_mem first = env.buffer(CL_MEM_READ_WRITE, kBytes), second = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    prog.runAffine(first, second, 1, 0);  // both kernels built and run on slot 0 once before
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    cl_mem x = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kBytes, v1.data());
+    const Counters before = quietCounters(env.platform);
+    cltest::setArg(spin, 0, busy), cltest::setArg(spin, 1, cl_int{400000000});
+    size_t one = 1;
+    cl_event spinning = nullptr;
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point spinStart = Clock::now();
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &one, &one, 0, nullptr, &spinning) == CL_SUCCESS);
+    const Clock::time_point launchStart = Clock::now();
+    prog.runAffine(x, first, 1, 0);
+    const double launchSeconds = std::chrono::duration<double>(Clock::now() - launchStart).count();
+    REQUIRE(clWaitForEvents(1, &spinning) == CL_SUCCESS);
+    const double spinSeconds = std::chrono::duration<double>(Clock::now() - spinStart).count();
+    // A transfer made in this thread would have held the launch for the rest of the spin (half a
+    // second here): the launch's enqueue took a small part of it. (Hetero's event of the spin is
+    // no witness: it may hear of the completion after the transfer did.)
+    CHECK(launchSeconds < 0.5 * spinSeconds);
+    REQUIRE(clEnqueueWriteBuffer(env.queue, x, CL_FALSE, 0, kBytes, v2.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    prog.runAffine(x, second, 1, 0);
+    auto r1 = env.read<cl_int>(first, kN), r2 = env.read<cl_int>(second, kN);
+    size_t wrong1 = 0, wrong2 = 0;
+    for (size_t i = 0; i < kN; ++i) wrong1 += r1[i] != v1[i], wrong2 += r2[i] != v2[i];
+    CHECK(wrong1 == 0);
+    CHECK(wrong2 == 0);
+    const Counters after = quietCounters(env.platform);
+    CHECK(after[CL_HETERO_BYTES_HOST_TO_DEVICE] - before[CL_HETERO_BYTES_HOST_TO_DEVICE] >= kBytes);
+    clReleaseEvent(spinning);
+    clReleaseMemObject(x), clReleaseMemObject(first), clReleaseMemObject(second), clReleaseMemObject(busy);
+    clReleaseKernel(spin);
+}

@@ -22,7 +22,7 @@ extern "C" {
 #define CL_HETERO_LAUNCHES_SPLIT_UNIFIED    6
 #define CL_HETERO_WORK_GROUPS_TOTAL         7
 #define CL_HETERO_WORK_GROUPS_CPU           8
-#define CL_HETERO_NS_HOST_TO_DEVICE         9   /* time of the uploads counted in BYTES_HOST_TO_DEVICE */
+#define CL_HETERO_NS_HOST_TO_DEVICE         9   /* time threads waited for uploads (from pinned host copies: none) */
 #define CL_HETERO_NS_DEVICE_TO_HOST         10  /* time of the downloads counted in BYTES_DEVICE_TO_HOST */
 #define CL_HETERO_PINNED_BYTES_ALLOCATED    11  /* page-locked memory pinned for host copies */
 #define CL_HETERO_PINNED_REUSES             12  /* host copies that reused a kept pinned block */
