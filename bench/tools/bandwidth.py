@@ -12,8 +12,10 @@ Markdown table per direction (host to GPU, GPU to host), GB/s per size in MiB:
 - `Hetero`: the build's Hetero over the GPU and the CPU (without a GPU: two PoCL slots in discrete
   memory, the first standing for the GPU), launches held to the GPU slot and unsplit
   (HETERO_RUN_ON=gpu, HETERO_SPLIT=off): a host write brought to the GPU by a launch there, a GPU
-  write brought to the host copy (the CPU slot's copy) by a map; timed by Hetero's counters
-  (ns_host_to_device, ns_device_to_host), the command's wall time beside it;
+  write brought to the host copy (the CPU slot's copy) by a map; host to GPU timed as what the
+  migration adds to the launch's wall time (the same launch moving nothing, run right after, taken
+  off: Hetero sends it without waiting), GPU to host by Hetero's counter ns_device_to_host; the
+  command's wall time beside it;
 - `Hetero unpinned`: the same with HETERO_PINNED_BUDGET=0 (host copies in ordinary memory);
 - `Hetero, application`: what the application sees, the same blocking clEnqueueWrite/ReadBuffer
   from ordinary memory as `native ordinary`, through Hetero held to the GPU slot (a whole write goes
@@ -66,8 +68,8 @@ def main():
     parser.add_argument("--sizes", default="1,2,4,8,16,32,64,128,256", help="MiB, comma separated")
     parser.add_argument("--reps", type=int, default=5, help="repetitions per size (median)")
     parser.add_argument("--baseline", default=None,
-                        help="another build (its library is enough): the application's transfers through its "
-                             "Hetero too, as a column of their own")
+                        help="another build (its library is enough): its migrations and the application's "
+                             "transfers through its Hetero too, as columns of their own")
     args = parser.parse_args()
     tool = tool_path(args.build, "bandwidth")
     native = native_platform(tool)
@@ -76,7 +78,7 @@ def main():
     configs = configs_for(native)
     if args.baseline:
         configs += [(title + " (baseline)", with_baseline(config, args.baseline), modes)
-                    for title, config, modes in configs if title == "Hetero, application"]
+                    for title, config, modes in configs if title in ("Hetero", "Hetero, application")]
     for title, config, modes in configs:
         found = run(tool, config, modes, args.build, args.sizes, args.reps)
         for (mode, direction, size), value in found.items():
