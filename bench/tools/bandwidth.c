@@ -7,7 +7,10 @@
 //
 // --platform: part of the platform's name (default: the first platform); its first GPU device, else
 // its first device. --sizes in MiB (default 1,2,4,8,16,32,64,128,256). --modes: comma separated among
-// "ordinary,pinned" (native transfers, blocking clEnqueueWrite/ReadBuffer) and "hetero" (the
+// "ordinary,pinned" (native transfers, blocking clEnqueueWrite/ReadBuffer), "launch" (native, host to
+// GPU only: a non-blocking write from pinned memory, then a launch reading the buffer, until
+// clFinish, less the launch alone: what an application pays to bring the data before a kernel, the
+// shape of Hetero's migration) and "hetero" (the
 // platform must be Hetero: migrations, timed by Hetero's own counters, cl_ext_hetero.h; launches
 // should run on the GPU slot, HETERO_RUN_ON=gpu, and unsplit). Default: ordinary,pinned, or hetero
 // on Hetero. One line per mode, direction and size (the median of R repetitions after one warm-up):
@@ -87,6 +90,57 @@ static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
     clReleaseMemObject(device);
 }
 
+// A one-work-item kernel that touches its buffer: the launch that needs the data.
+static cl_kernel touchKernel(struct Setup* s, cl_program* program) {
+    static const char* source = "__kernel void touch(__global int* b) { b[0] += 1; }";
+    cl_int err = CL_SUCCESS;
+    *program = clCreateProgramWithSource(s->context, 1, &source, NULL, &err);
+    check(err, "clCreateProgramWithSource");
+    check(clBuildProgram(*program, 1, &s->device, "", NULL, NULL), "clBuildProgram");
+    cl_kernel touch = clCreateKernel(*program, "touch", &err);
+    check(err, "clCreateKernel");
+    return touch;
+}
+
+// Natively, host to GPU before a launch: a non-blocking write from pinned memory and the launch,
+// until clFinish, less the same launch alone right after.
+static void nativeLaunch(struct Setup* s, size_t bytes, int reps) {
+    cl_int err = CL_SUCCESS;
+    cl_mem device = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    check(err, "clCreateBuffer");
+    cl_mem pinned = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+    void* host = clEnqueueMapBuffer(s->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+    check(err, "clEnqueueMapBuffer");
+    memset(host, 1, bytes);
+    cl_program program;
+    cl_kernel touch = touchKernel(s, &program);
+    check(clSetKernelArg(touch, 0, sizeof device, &device), "clSetKernelArg");
+    size_t one = 1;
+    double* wall = malloc(sizeof(double) * (reps + 1));
+    double* idle = malloc(sizeof(double) * (reps + 1));
+    for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
+        double t0 = now();
+        check(clEnqueueWriteBuffer(s->queue, device, CL_FALSE, 0, bytes, host, 0, NULL, NULL), "clEnqueueWriteBuffer");
+        check(clEnqueueNDRangeKernel(s->queue, touch, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+        check(clFinish(s->queue), "clFinish");
+        double t1 = now();
+        check(clEnqueueNDRangeKernel(s->queue, touch, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+        check(clFinish(s->queue), "clFinish");
+        if (r) wall[r - 1] = t1 - t0, idle[r - 1] = now() - t1;
+    }
+    double w = median(wall, reps);
+    report(s->name, "launch", "h2d", bytes, w - median(idle, reps), w);
+    free(wall);
+    free(idle);
+    clReleaseKernel(touch);
+    clReleaseProgram(program);
+    check(clEnqueueUnmapMemObject(s->queue, pinned, host, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+    clFinish(s->queue);
+    clReleaseMemObject(pinned);
+    clReleaseMemObject(device);
+}
+
 // Through Hetero: h2d = the host writes the whole buffer (a map), then a launch on the GPU slot
 // brings it there; d2h = a launch there writes it, then a map for reading brings it to the host
 // copy (which is also the CPU slot's copy). The launch is timed again with nothing to move: the
@@ -98,13 +152,9 @@ static void hetero(struct Setup* s, size_t bytes, int reps) {
         fprintf(stderr, "bandwidth: mode hetero needs the Hetero platform\n");
         exit(1);
     }
-    static const char* source = "__kernel void touch(__global int* b) { b[0] += 1; }";
     cl_int err = CL_SUCCESS;
-    cl_program program = clCreateProgramWithSource(s->context, 1, &source, NULL, &err);
-    check(err, "clCreateProgramWithSource");
-    check(clBuildProgram(program, 1, &s->device, "", NULL, NULL), "clBuildProgram");
-    cl_kernel touch = clCreateKernel(program, "touch", &err);
-    check(err, "clCreateKernel");
+    cl_program program;
+    cl_kernel touch = touchKernel(s, &program);
     cl_mem buffer = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     check(err, "clCreateBuffer");
     check(clSetKernelArg(touch, 0, sizeof buffer, &buffer), "clSetKernelArg");
@@ -174,6 +224,14 @@ static void hetero(struct Setup* s, size_t bytes, int reps) {
     clReleaseProgram(program);
 }
 
+// `name` is one of the comma-separated `modes`.
+static int hasMode(const char* modes, const char* name) {
+    size_t n = strlen(name);
+    for (const char* p = modes; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0)) return 1;
+    return 0;
+}
+
 int main(int argc, char** argv) {
     toolName = "bandwidth";
     const char* want = NULL;
@@ -187,7 +245,7 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[i], "--modes") == 0 && i + 1 < argc) modes = argv[++i];
         else if (strcmp(argv[i], "--list") == 0) listOnly = 1;
         else {
-            fprintf(stderr, "usage: %s [--platform NAME] [--sizes MB,...] [--reps R] [--modes ordinary,pinned,hetero] [--list]\n",
+            fprintf(stderr, "usage: %s [--platform NAME] [--sizes MB,...] [--reps R] [--modes ordinary,pinned,launch,hetero] [--list]\n",
                     argv[0]);
             return 2;
         }
@@ -214,9 +272,10 @@ int main(int argc, char** argv) {
     for (const char* p = sizes; *p;) {
         size_t bytes = (size_t)(strtod(p, NULL) * 1024 * 1024);
         if (bytes) {
-            if (strstr(modes, "ordinary")) native(&s, "ordinary", bytes, reps);
-            if (strstr(modes, "pinned")) native(&s, "pinned", bytes, reps);
-            if (strstr(modes, "hetero")) hetero(&s, bytes, reps);
+            if (hasMode(modes, "ordinary")) native(&s, "ordinary", bytes, reps);
+            if (hasMode(modes, "pinned")) native(&s, "pinned", bytes, reps);
+            if (hasMode(modes, "launch")) nativeLaunch(&s, bytes, reps);
+            if (hasMode(modes, "hetero")) hetero(&s, bytes, reps);
         }
         p = strchr(p, ',');
         if (!p) break;
