@@ -309,6 +309,26 @@ cl_int DiscreteStorage::sendHostCopy(unsigned slot, cl_command_queue q, bool fai
     return CL_SUCCESS;
 }
 
+bool DiscreteStorage::canSendWithoutWaiting(unsigned slot) {
+    if (!hostPinned() || isImage_ || static_cast<int>(slot) == aliasSlot_ || !hostFresh()) return false;
+    if (aliasSlot_ < 0) return true;
+    // The host copy may be current only once the CPU slot's command on it completes, and a backend
+    // queue of another device cannot wait for that: makeFresh waits in this thread.
+    const Copy& cpu = copies_[aliasSlot_];
+    if (cpu.later) return false;
+    return !cpu.ready || (backend::done(cpu.ready.get()) && backend::status(cpu.ready.get()) >= 0);
+}
+
+bool DiscreteStorage::sendWithoutWaiting(unsigned slot, cl_command_queue target) {
+    if (!canSendWithoutWaiting(slot)) return false;
+    try {
+        backendMem(slot);
+    } catch (const Error&) {
+        return false;  // the ordinary way reports it
+    }
+    return sendHostCopy(slot, target) == CL_SUCCESS;
+}
+
 void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_event>& waitList, cl_command_queue target) {
     backendMem(slot);
     dropFailedBrings();

@@ -63,6 +63,14 @@ public:
     // device once. Each transfer reads the host copy until it completes, as the write's own does.
     // A transfer that fails leaves that copy stale (Storage::checkMirrors finds out).
     void mirrorHostWrite(Queue& queue, unsigned writtenOn);
+    // `slot`'s copy is stale: brings the current contents there from the pinned host copy on
+    // `target` (a queue of the slot) when that needs no wait in this thread (the host copy is
+    // current and nothing the CPU slot runs still uses it); false, having done nothing, otherwise.
+    // For a launch that submits at once (launch.cpp, launchDirect): work enqueued on `target`
+    // after it needs no wait for the copy.
+    bool sendWithoutWaiting(unsigned slot, cl_command_queue target);
+    // Whether sendWithoutWaiting(slot, ...) would send (the copy on the slot may be current).
+    bool canSendWithoutWaiting(unsigned slot);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.
     void freshLater(unsigned slot, cl_event ready);

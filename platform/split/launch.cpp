@@ -4,6 +4,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "platform/engine/submit.hpp"
+#include "platform/memory/discrete_storage.hpp"
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/observe/trace.hpp"
@@ -166,6 +167,8 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     unsigned waitCount = 0;
     if (direct.previous()) waits[waitCount++] = direct.previous();
     StorageLocks storages;
+    DiscreteStorage* toSend[kDirectStorages];
+    unsigned sendCount = 0;
     for (size_t i = 0; i < stored.size(); ++i) {
         const StoredKernelArg& a = stored[i];
         mems[i] = nullptr;
@@ -182,7 +185,15 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         auto added = storages.add(&s, !(m->flags() & CL_MEM_READ_ONLY));
         if (added == StorageLocks::Failed) return false;
         if (added == StorageLocks::Already) continue;
-        if (!s.freshOn(slot)) return false;  // its contents must move here first
+        // Stale here: sent from a pinned host copy on the launch's queue, ahead of it, once the
+        // launch is known to run whole (a split moves what it needs its own way), where that needs
+        // no wait; else its contents move the ordinary way.
+        if (!s.freshOn(slot)) {
+            DiscreteStorage* copies = s.discrete();
+            if (!copies || !copies->canSendWithoutWaiting(slot)) return false;
+            toSend[sendCount++] = copies;
+            continue;
+        }
         if (cl_event ready = s.readyFor(slot, target)) {
             if (waitCount == kDirectWaits) return false;
             waits[waitCount++] = ready;
@@ -220,6 +231,9 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             if (!whole) return false;
         }
     }
+    // Sent on the launch's queue: the launch after them there needs no wait for them.
+    for (unsigned i = 0; i < sendCount; ++i)
+        if (!toSend[i]->sendWithoutWaiting(slot, target)) return false;
     // No backend event unless profiling needs one (deferred_event.hpp): a launch whose event the
     // application did not ask for has no times anybody could ask for. Traced launches never come here.
     const bool deferrable = !queue.profiling() || !wantEvent;
