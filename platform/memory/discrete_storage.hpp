@@ -69,7 +69,7 @@ public:
     // For a launch that submits at once (launch.cpp, launchDirect): work enqueued on `target`
     // after it needs no wait for the copy.
     bool sendWithoutWaiting(unsigned slot, cl_command_queue target);
-    // Whether sendWithoutWaiting(slot, ...) would send (the copy on the slot may be current).
+    // sendWithoutWaiting's checks alone: whether it would send, sending nothing.
     bool canSendWithoutWaiting(unsigned slot);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.
