@@ -51,6 +51,22 @@ struct Setup {
     char name[256];
 };
 
+// Pinned host memory as an application gets it: a CL_MEM_ALLOC_HOST_PTR buffer, mapped.
+static void* mapPinned(struct Setup* s, size_t bytes, cl_mem* pinned) {
+    cl_int err = CL_SUCCESS;
+    *pinned = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
+    check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+    void* host = clEnqueueMapBuffer(s->queue, *pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+    check(err, "clEnqueueMapBuffer");
+    return host;
+}
+
+static void unmapPinned(struct Setup* s, cl_mem pinned, void* host) {
+    check(clEnqueueUnmapMemObject(s->queue, pinned, host, 0, NULL, NULL), "clEnqueueUnmapMemObject");
+    clFinish(s->queue);
+    clReleaseMemObject(pinned);
+}
+
 // Native transfers between a device buffer and `host` (ordinary or pinned memory).
 static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
     cl_int err = CL_SUCCESS;
@@ -59,10 +75,7 @@ static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
     cl_mem pinned = NULL;
     void* host = NULL;
     if (strcmp(mode, "pinned") == 0) {
-        pinned = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
-        check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
-        host = clEnqueueMapBuffer(s->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
-        check(err, "clEnqueueMapBuffer");
+        host = mapPinned(s, bytes, &pinned);
     } else if (posix_memalign(&host, 4096, bytes) != 0) {
         check(CL_OUT_OF_HOST_MEMORY, "posix_memalign");
     }
@@ -81,9 +94,7 @@ static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
     }
     free(t);
     if (pinned) {
-        check(clEnqueueUnmapMemObject(s->queue, pinned, host, 0, NULL, NULL), "clEnqueueUnmapMemObject");
-        clFinish(s->queue);
-        clReleaseMemObject(pinned);
+        unmapPinned(s, pinned, host);
     } else {
         free(host);
     }
@@ -108,10 +119,8 @@ static void nativeLaunch(struct Setup* s, size_t bytes, int reps) {
     cl_int err = CL_SUCCESS;
     cl_mem device = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     check(err, "clCreateBuffer");
-    cl_mem pinned = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
-    check(err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
-    void* host = clEnqueueMapBuffer(s->queue, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
-    check(err, "clEnqueueMapBuffer");
+    cl_mem pinned;
+    void* host = mapPinned(s, bytes, &pinned);
     memset(host, 1, bytes);
     cl_program program;
     cl_kernel touch = touchKernel(s, &program);
@@ -135,9 +144,7 @@ static void nativeLaunch(struct Setup* s, size_t bytes, int reps) {
     free(idle);
     clReleaseKernel(touch);
     clReleaseProgram(program);
-    check(clEnqueueUnmapMemObject(s->queue, pinned, host, 0, NULL, NULL), "clEnqueueUnmapMemObject");
-    clFinish(s->queue);
-    clReleaseMemObject(pinned);
+    unmapPinned(s, pinned, host);
     clReleaseMemObject(device);
 }
 

@@ -263,9 +263,13 @@ void DiscreteStorage::hostCopyHolds(uint64_t version) {
     if (version == version_) setHostVersion(version_);
 }
 
-void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
+bool DiscreteStorage::sendsHostCopy() const {
     // From ordinary memory a transfer is not asynchronous; an image's host copy has its own pitches.
-    if (!hostPinned() || isImage_ || hostVersion_ != version_) return;
+    return hostPinned() && !isImage_;
+}
+
+void DiscreteStorage::mirrorHostWrite(Queue& queue, unsigned writtenOn) {
+    if (!sendsHostCopy() || hostVersion_ != version_) return;
     for (unsigned slot : Backends::instance().gpuSlots()) {
         Copy& c = copies_[slot];
         // A slot of writtenOn's device splits over writtenOn's objects (one_device_split.hpp).
@@ -310,7 +314,7 @@ cl_int DiscreteStorage::sendHostCopy(unsigned slot, cl_command_queue q, bool fai
 }
 
 bool DiscreteStorage::canSendWithoutWaiting(unsigned slot) {
-    if (!hostPinned() || isImage_ || static_cast<int>(slot) == aliasSlot_ || !hostFresh()) return false;
+    if (!sendsHostCopy() || static_cast<int>(slot) == aliasSlot_ || !hostFresh()) return false;
     if (aliasSlot_ < 0) return true;
     // The host copy may be current only once the CPU slot's command on it completes, and a backend
     // queue of another device cannot wait for that: makeFresh waits in this thread.
@@ -320,7 +324,6 @@ bool DiscreteStorage::canSendWithoutWaiting(unsigned slot) {
 }
 
 bool DiscreteStorage::sendWithoutWaiting(unsigned slot, cl_command_queue target) {
-    if (!canSendWithoutWaiting(slot)) return false;
     try {
         backendMem(slot);
     } catch (const Error&) {
@@ -335,13 +338,10 @@ void DiscreteStorage::makeFresh(unsigned slot, Queue& queue, std::vector<cl_even
     Copy& c = copies_[slot];
     if (c.version != version_) {
         makeHostFresh(queue);  // (a host copy that is another slot's: once that slot's write is done)
-        if (static_cast<int>(slot) == aliasSlot_) {
-            c.ready.reset();
-            c.readyQueue = nullptr;
-            c.version = version_;
-        } else if (!hostPinned() || isImage_ ||
-                   sendHostCopy(slot, target ? target : queue.backendQueue(slot)) != CL_SUCCESS) {
-            upload(slot, queue);  // blocking: settles and waits for `ready` first
+        const bool alias = static_cast<int>(slot) == aliasSlot_;
+        // sendHostCopy records the copy current itself; the others are done when they return.
+        if (alias || !sendsHostCopy() || sendHostCopy(slot, target ? target : queue.backendQueue(slot)) != CL_SUCCESS) {
+            if (!alias) upload(slot, queue);  // blocking: settles and waits for `ready` first
             c.ready.reset();
             c.readyQueue = nullptr;
             c.version = version_;

@@ -63,14 +63,13 @@ public:
     // device once. Each transfer reads the host copy until it completes, as the write's own does.
     // A transfer that fails leaves that copy stale (Storage::checkMirrors finds out).
     void mirrorHostWrite(Queue& queue, unsigned writtenOn);
-    // `slot`'s copy is stale: brings the current contents there from the pinned host copy on
-    // `target` (a queue of the slot) when that needs no wait in this thread (the host copy is
-    // current and nothing the CPU slot runs still uses it); false, having done nothing, otherwise.
-    // For a launch that submits at once (launch.cpp, launchDirect): work enqueued on `target`
-    // after it needs no wait for the copy.
-    bool sendWithoutWaiting(unsigned slot, cl_command_queue target);
-    // sendWithoutWaiting's checks alone: whether it would send, sending nothing.
+    // For a launch that submits at once (launch.cpp, launchDirect), whose argument's copy on `slot`
+    // is stale: whether the current contents can be sent there from the pinned host copy without a
+    // wait in this thread (the host copy is current and nothing the CPU slot runs still uses it).
     bool canSendWithoutWaiting(unsigned slot);
+    // Then, with `mutex` held since: sends them on `target` (a queue of the slot), so that work
+    // enqueued there after it needs no wait for the copy; false when the backend refused.
+    bool sendWithoutWaiting(unsigned slot, cl_command_queue target);
     // `slot`'s copy will hold the current contents once `ready` (an event of that slot) completes:
     // a split launch brings them there in the background.
     void freshLater(unsigned slot, cl_event ready);
@@ -114,6 +113,7 @@ private:
     size_t transferRowPitch() const;
     size_t transferSlicePitch() const;
     void upload(unsigned slot, Queue& queue);    // host -> slot, blocking
+    bool sendsHostCopy() const;  // the host copy goes to a slot without waiting (sendHostCopy)
     // Host -> slot from the pinned, current host copy, on `q` (a queue of the slot) without waiting:
     // the transfer's event becomes the copy's `ready` (on `q`, so work enqueued there after it needs
     // no wait list), and it reads the host copy until it completes (hostCopyReaders_). A transfer
