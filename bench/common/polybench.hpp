@@ -128,7 +128,7 @@ inline void printUsage(const char* program) {
   std::printf(
       "usage: %s [--size MINI|SMALL|STANDARD|LARGE|EXTRALARGE] [--platform NAME]\n"
       "          [--device gpu|cpu|accelerator|all|default] [--repeat N] [--no-check] [--digest]\n"
-      "          [--profile] [--help]\n"
+      "          [--profile] [--each-run] [--help]\n"
       "  --size      dataset size (default STANDARD = the PolyBench/GPU default size)\n"
       "  --platform  use the first platform whose name contains NAME (default: the first platform)\n"
       "  --device    device type to ask the platform for (default: default)\n"
@@ -136,7 +136,8 @@ inline void printUsage(const char* program) {
       "  --no-check  skip the comparison with the sequential host reference\n"
       "  --digest    also print a hash of the bits of the compared results\n"
       "  --profile   use a profiling queue and also print the launches' device times: whether a\n"
-      "              platform's kernels run slower on the device or wait between launches\n",
+      "              platform's kernels run slower on the device or wait between launches\n"
+      "  --each-run  also print every run's times (a platform that learns shows it run by run)\n",
       program);
 }
 
@@ -144,6 +145,12 @@ inline void printUsage(const char* program) {
   std::fprintf(stderr, "%s: %s\n", program, message.c_str());
   std::fprintf(stderr, "try '%s --help'\n", program);
   std::exit(2);
+}
+
+// --each-run: Timing::add prints every run (set by parseArgs).
+inline bool& printEachRun() {
+  static bool each = false;
+  return each;
 }
 
 inline Options parseArgs(int argc, char** argv) {
@@ -188,6 +195,8 @@ inline Options parseArgs(int argc, char** argv) {
       options.digest = true;
     } else if (arg == "--profile") {
       options.profile = true;
+    } else if (arg == "--each-run") {
+      printEachRun() = true;
     } else {
       usageError(program, "unknown argument '" + arg + "'");
     }
@@ -520,6 +529,9 @@ struct Timing {
   double total = std::numeric_limits<double>::infinity();
   void add(double kernelSeconds, double totalSeconds) {
     ++runsTimed();
+    if (printEachRun())
+      std::printf("polybench run=%d kernel_ms=%.3f total_ms=%.3f\n", runsTimed(), kernelSeconds * 1e3,
+                  totalSeconds * 1e3);
     kernel = std::min(kernel, kernelSeconds);
     total = std::min(total, totalSeconds);
   }
