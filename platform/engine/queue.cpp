@@ -264,6 +264,20 @@ Queue::Direct::~Direct() {
     Scheduler::watch(&queue_);
 }
 
+cl_event Queue::Direct::previousOn(cl_command_queue other) {
+    if (other == backend_) return previous_;
+    // As the constructor found it, with `other` in place of backendQueue(): what the slot's own
+    // queue orders by itself needs an event here.
+    const LastDirect& direct = queue_.lastDirect_;
+    if (direct.slot >= 0) return direct.event ? direct.event.get() : direct.later ? direct.later->get() : nullptr;
+    Event* last = queue_.last_.get();
+    if (!last) return nullptr;
+    const Event::Successor after = last->successorOn(slot_);
+    if (after.complete) return nullptr;
+    if (after.deferred) return after.deferred->queue() == other ? nullptr : after.deferred->get();
+    return queue_.lastOn_ == other ? nullptr : after.backend;
+}
+
 backend::CallPipe* Queue::Direct::pipe() {
     LaunchRun& run = queue_.launchRuns_[slot_];
     if (!run.next(LaunchRun::Clock::now())) return nullptr;
@@ -274,8 +288,19 @@ backend::CallPipe* Queue::Direct::pipe() {
 }
 
 Ref<Event> Queue::Direct::submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later,
-                                    bool wantEvent, bool piped) {
+                                    bool wantEvent, bool piped, cl_command_queue on) {
     Queue& q = queue_;
+    // On another queue of the slot the next Direct cannot count on backendQueue()'s order: it
+    // waits for last_'s event (previous()).
+    const bool elsewhere = on && on != backend_;
+    if (elsewhere) {
+        q.lastDirect_ = {};
+        q.lastOn_ = on;
+        Ref<Event> event = Event::madeSubmitted(q.context_.get(), &q, type, slot_, done, nullptr, queuedAt_);
+        q.last_ = event;
+        backend::flush(on);
+        return wantEvent ? event : Ref<Event>();
+    }
     if (done) {
         // Whoever sees `done` complete sees the launches without events before it complete too.
         std::shared_ptr<DeferredEvent> open;

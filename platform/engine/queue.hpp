@@ -74,6 +74,10 @@ public:
         bool ok() const { return ok_; }
         cl_command_queue backendQueue() const { return backend_; }
         cl_event previous() const { return previous_; }  // borrowed; null: nothing to wait for
+        // What work enqueued on `other` instead, another backend queue of the slot (a timing side
+        // queue), waits for: the last command of the queue, whose event this may make (a marker
+        // after launches without events). Borrowed, valid while this Direct lives; null: nothing.
+        cl_event previousOn(cl_command_queue other);
         // The pipe that makes this queue's launches on the slot from a thread of its own
         // (devices/call_pipe.hpp), or null where launches are made here: on slots without pipes,
         // and for a launch that is not in a run (launch_run.hpp: a lone launch gains nothing from
@@ -83,9 +87,10 @@ public:
         // The work was enqueued on backendQueue(), with `done` (its backend event; the reference
         // passes here) or without an event (`later`: deferredEventAfterLast()). Returns the event for
         // the application when `wantEvent`, else null.
-        // `piped`: the work was pushed to pipe() instead (without an event).
+        // `piped`: the work was pushed to pipe() instead (without an event). `on`: where it was
+        // enqueued when not on backendQueue() (previousOn's queue; then `done` is needed).
         Ref<Event> submitted(cl_command_type type, cl_event done, std::shared_ptr<DeferredEvent> later, bool wantEvent,
-                             bool piped = false);
+                             bool piped = false, cl_command_queue on = nullptr);
 
     private:
         Queue& queue_;

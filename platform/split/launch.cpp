@@ -147,9 +147,10 @@ private:
     unsigned count_ = 0;
 };
 
-// Submits the launch at once on `slot`'s backend queue, if it runs whole there and nothing has to
-// move first. False when it cannot; `decided` then holds the split decision if one was made (the
-// ordinary way uses it rather than ask again: the history counts every decision).
+// Submits the launch at once on `slot`'s backend queue (a timed one on its profiling side queue),
+// if it runs whole there and nothing has to move first but a pinned host copy's send. False when it
+// cannot; `decided` then holds the split decision if one was made (the ordinary way uses it rather
+// than ask again: the history counts every decision).
 bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const LaunchGeometry& launch, unsigned slot,
                   bool wantEvent, std::optional<SplitDecision>& decided, Ref<Event>& event) {
     Queue::Direct direct(queue, slot);
@@ -162,10 +163,13 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     // them while it submits, as the ordinary way's command does.
     HeldMems held;
     Mem* mems[kDirectArgs];
-    const cl_command_queue target = direct.backendQueue();
+    cl_command_queue target = direct.backendQueue();
+    // What the launch waits for: the command before it, and each storage's ready event.
+    static_assert(kDirectWaits >= kDirectStorages + 1);
     cl_event waits[kDirectWaits];
     unsigned waitCount = 0;
     if (direct.previous()) waits[waitCount++] = direct.previous();
+    bool timed = false;  // auto mode times this launch (decision.hpp: timeUnsplit)
     StorageLocks storages;
     DiscreteStorage* toSend[kDirectStorages];
     unsigned sendCount = 0;
@@ -192,11 +196,6 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
             DiscreteStorage* copies = s.discrete();
             if (!copies || !copies->canSendWithoutWaiting(slot)) return false;
             toSend[sendCount++] = copies;
-            continue;
-        }
-        if (cl_event ready = s.readyFor(slot, target)) {
-            if (waitCount == kDirectWaits) return false;
-            waits[waitCount++] = ready;
         }
     }
     const uint64_t groups = workGroupsOf(launch, kernel.maxWorkGroupSize());
@@ -225,18 +224,30 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
                 args[i].stamp = stored[i].stamp;
             }
             SplitDecision d = splitDecision(kernel, args, launch, slot);
-            const bool whole = !d.split && !d.timeUnsplit && !d.variantsBuilding;
-            if (whole) verdict.keep(key, d.wholeUntimedFor, d.historyCounts);
+            const bool whole = !d.split && !d.variantsBuilding;
+            if (whole && !d.timeUnsplit) verdict.keep(key, d.wholeUntimedFor, d.historyCounts);
+            timed = whole && d.timeUnsplit;
             decided = std::move(d);
             if (!whole) return false;
         }
     }
+    // A timed launch runs on the queue's profiling side queue (launch_timing.hpp), after what the
+    // queue holds on the slot's own queue.
+    if (timed) {
+        target = queue.timingQueue(slot);
+        if (!target) return false;  // the ordinary way runs it untimed
+        waitCount = 0;
+        if (cl_event previous = direct.previousOn(target)) waits[waitCount++] = previous;
+    }
     // Sent on the launch's queue: the launch after them there needs no wait for them.
     for (unsigned i = 0; i < sendCount; ++i)
         if (!toSend[i]->sendWithoutWaiting(slot, target)) return false;
-    // No backend event unless profiling needs one (deferred_event.hpp): a launch whose event the
-    // application did not ask for has no times anybody could ask for. Traced launches never come here.
-    const bool deferrable = !queue.profiling() || !wantEvent;
+    for (const auto& u : storages)
+        if (cl_event ready = u.storage->readyFor(slot, target)) waits[waitCount++] = ready;
+    // No backend event unless profiling or a timing needs one (deferred_event.hpp): a launch whose
+    // event the application did not ask for has no times anybody could ask for. Traced launches
+    // never come here.
+    const bool deferrable = !timed && (!queue.profiling() || !wantEvent);
     cl_event done = nullptr;
     cl_kernel bk = kernel.backend(slot);
     // Without an event or a wait, a launch of a kernel the backend took before goes to the
@@ -279,7 +290,8 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
         else
             u.storage->wroteOn(slot, later);
     }
-    event = direct.submitted(type, done, std::move(later), wantEvent, piped);
+    if (timed) timeUnsplitLaunch(done, kernel.variants()->historyKey, launch);
+    event = direct.submitted(type, done, std::move(later), wantEvent, piped, target);
     countWholeLaunch(slot, groups);
     return true;
 }

@@ -176,6 +176,36 @@ TEST_CASE("auto mode: a launch after a timed one comes after it, though it goes 
     clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
+TEST_CASE("auto mode: a timed launch comes after the launch before it, though that one went to another queue", "[auto]") {
+    // The timed launch goes straight to the profiling side queue (split/launch.cpp, launchDirect);
+    // the long launch before it, of another kernel on other memory, went to the slot's own queue
+    // without a backend event. In order, the timed one may not complete before it.
+    Env env;
+    const size_t n = 1 << 16, local = 64;
+    cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), std::vector<cl_uint>(n, 1).data());
+    cl_mem b = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    cl_program p = env.build(kKernels, "-DORDER_TEST=2");  // new to auto mode (another history key)
+    cl_kernel spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate"), increment = env.kernel(p, "increment");
+    setArg(spin, 0, a), setArg(calibrate, 0, a), setArg(increment, 0, b);
+    std::vector<cl_int> launched;
+    setArg(spin, 1, roundsForLongLaunch(env, calibrate, n, local, launched));
+    // increment's first launch loads it (not timed); spin's first is not timed either; increment's
+    // second is.
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    cl_event before = nullptr, timed = nullptr;
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, &before) == CL_SUCCESS);
+    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, &timed) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &timed) == CL_SUCCESS);
+    cl_int status = CL_QUEUED;
+    REQUIRE(clGetEventInfo(before, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
+    CHECK(status == CL_COMPLETE);
+    CHECK(env.read<cl_int>(b, n)[n - 1] == 2);
+    clReleaseEvent(before), clReleaseEvent(timed);
+    clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseKernel(increment), clReleaseProgram(p);
+    clReleaseMemObject(a), clReleaseMemObject(b);
+}
+
 TEST_CASE("auto mode: launches that feed the history kept between runs (run by history_check.py)", "[.history]") {
     // Six launches of one size, each finished before the next: the first loads the kernel (not
     // timed), the second is timed, and the next decision hears its time. 1024 work-groups: more
