@@ -19,6 +19,10 @@
 // until clFinish), and ms and gbps the migration's own time: for d2h Hetero's counter
 // ns_device_to_host (the map waits for the transfer); for h2d, which Hetero sends from the pinned host
 // copy without waiting, wall_ms less the same launch's when it moves nothing (run right after).
+// Every mode's host-to-GPU repetition sends data the host wrote just before (outside the timed
+// part), as an application's and Hetero's are: on the H200 a 1 MiB pinned write of a source written
+// just before adds 54 us to the launch after it, of one written long before 30 us
+// (docs/results/h200-session41, call A).
 // Build: part of the CMake build (build/bench/bandwidth), or gcc -O2 -Iplatform/include
 // bench/tools/bandwidth.c -lOpenCL.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -83,6 +87,7 @@ static void native(struct Setup* s, const char* mode, size_t bytes, int reps) {
     double* t = malloc(sizeof(double) * (reps + 1));
     for (int direction = 0; direction < 2; ++direction) {
         for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
+            if (direction == 0) memset(host, r & 0xff, bytes);
             double t0 = now();
             if (direction == 0)
                 check(clEnqueueWriteBuffer(s->queue, device, CL_TRUE, 0, bytes, host, 0, NULL, NULL), "clEnqueueWriteBuffer");
@@ -121,7 +126,6 @@ static void nativeLaunch(struct Setup* s, size_t bytes, int reps) {
     check(err, "clCreateBuffer");
     cl_mem pinned;
     void* host = mapPinned(s, bytes, &pinned);
-    memset(host, 1, bytes);
     cl_program program;
     cl_kernel touch = touchKernel(s, &program);
     check(clSetKernelArg(touch, 0, sizeof device, &device), "clSetKernelArg");
@@ -129,6 +133,7 @@ static void nativeLaunch(struct Setup* s, size_t bytes, int reps) {
     double* wall = malloc(sizeof(double) * (reps + 1));
     double* idle = malloc(sizeof(double) * (reps + 1));
     for (int r = 0; r <= reps; ++r) {  // r == 0: warm-up
+        memset(host, r & 0xff, bytes);
         double t0 = now();
         check(clEnqueueWriteBuffer(s->queue, device, CL_FALSE, 0, bytes, host, 0, NULL, NULL), "clEnqueueWriteBuffer");
         check(clEnqueueNDRangeKernel(s->queue, touch, 1, NULL, &one, &one, 0, NULL, NULL), "clEnqueueNDRangeKernel");

@@ -24,6 +24,9 @@ Markdown table per direction (host to GPU, GPU to host), GB/s per size in MiB:
   from ordinary memory as `native ordinary`, through Hetero held to the GPU slot (a whole write goes
   through the host copy, a large read through pinned blocks: platform/memory/staged_transfer.hpp).
 
+Every host-to-GPU repetition sends data the host wrote just before (untimed), natively as through
+Hetero: a source written just before costs NVIDIA's DMA more (docs/bench.md).
+
 The last columns are Hetero's share of native pinned bandwidth, for its migrations and for the
 application's transfers (issue 16's target: at least 80 %), and its migrations' share of `native
 launch`.
