@@ -253,6 +253,7 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
         if (!h.split && !h.timeWhole) {
             d.why = "history: running whole is faster, or a split cannot pay back";
             d.wholeUntimedFor = h.wholeUntimedFor;
+            d.timeNext = h.timeNext;
             return;
         }
     }

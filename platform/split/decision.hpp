@@ -19,6 +19,7 @@ struct SplitDecision {
     bool split = false;
     std::shared_ptr<ProbeTicket> probe;  // set when this split is a probe (auto mode)
     bool timeUnsplit = false;  // auto mode wants this launch timed if it runs whole (timeUnsplitLaunch)
+    bool timeNext = false;     // and the next one (SplitHistory::Decision::timeNext)
     // Auto mode planned the CPU's share (SplitHistory::planShare): the split runs as a static split
     // of it. <0: adaptive (or HETERO_CPU_SHARE's static share).
     double plannedShare = -1;

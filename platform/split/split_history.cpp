@@ -180,6 +180,7 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         if (mayGain) s.retimeEvery = kFirstRetimeEvery;
         const unsigned every = mayGain ? 16 : s.retimeEvery;
         d.timeWhole = !loading && !s.timing && ((!s.measured && mayGain) || s.launches % every == 0);
+        d.timeNext = loading && !s.timing && !s.measured && mayGain;
         if (d.timeWhole) {
             s.timing = true;
             s.timingSince = s.launches;

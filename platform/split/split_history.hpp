@@ -148,6 +148,9 @@ public:
     struct Decision {
         bool split = false;
         bool timeWhole = false;              // time this launch if it runs whole (recordWhole)
+        // The size's next launch will be timed (this one loads the kernel and is not): the timing's
+        // side queue can be made now, off that launch's path.
+        bool timeNext = false;
         std::shared_ptr<ProbeTicket> probe;  // set when the split is a probe
         double plannedShare = -1;            // a planned split's CPU share (planShare); <0: adaptive
         // What the launch is expected to take run whole (negative: not known): an adaptive split

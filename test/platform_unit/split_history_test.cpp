@@ -241,11 +241,13 @@ TEST_CASE("split history: a kernel's first launch is not timed, a program launch
         SplitHistory::Decision d = h.decide(kernel, size(64));
         CHECK_FALSE(d.timeWhole);
         CHECK_FALSE(d.split);
+        CHECK(d.timeNext);  // the timing's side queue can be made while the first launch runs
     }
     // The second launch is timed, and goes by its own timing: a short one never splits.
     SplitHistory::Decision second = h.decide("a", size(64));
     CHECK_FALSE(second.split);
     REQUIRE(second.timeWhole);
+    CHECK_FALSE(second.timeNext);
     h.recordWhole("a", size(64), 0.02 * kMs);
     for (int i = 0; i < 1000; ++i) REQUIRE_FALSE(h.decide("a", size(64)).split);
     // Later sizes of a loaded kernel go by their first timing: a long one is probed next.
