@@ -137,7 +137,8 @@ inline void printUsage(const char* program) {
       "  --digest    also print a hash of the bits of the compared results\n"
       "  --profile   use a profiling queue and also print the launches' device times: whether a\n"
       "              platform's kernels run slower on the device or wait between launches\n"
-      "  --each-run  also print every run's times (a platform that learns shows it run by run)\n",
+      "  --each-run  also print every run's times (a platform that learns shows it run by run) and\n"
+      "              the time spent inside the launches' clEnqueueNDRangeKernel calls\n",
       program);
 }
 
@@ -393,6 +394,17 @@ inline int& runsTimed() {
   return runs;
 }
 
+inline double seconds() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+// Seconds spent inside launch()'s clEnqueueNDRangeKernel calls since the last run (--each-run).
+inline double& enqueueSeconds() {
+  static double spent = 0;
+  return spent;
+}
+
 // Enqueues `kernel` over at least `items` work-items per dimension, in work-groups of `local`
 // (the global size is rounded up to whole work-groups).
 inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items,
@@ -408,18 +420,15 @@ inline void launch(Cl& cl, cl_kernel kernel, std::initializer_list<size_t> items
     global[dims] = roundUp(*n, *l);
   }
   cl_event event = nullptr;
+  const double start = printEachRun() ? seconds() : 0;
   CL_CHECK(clEnqueueNDRangeKernel(cl.queue, kernel, dims, nullptr, global, group, 0, nullptr,
                                   cl.profiling ? &event : nullptr));
+  if (printEachRun()) enqueueSeconds() += seconds() - start;
   if (event) cl.launched.emplace_back(event, runsTimed());
 }
 
 inline void release(std::initializer_list<cl_mem> buffers) {
   for (cl_mem buffer : buffers) CL_CHECK(clReleaseMemObject(buffer));
-}
-
-inline double seconds() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
 // The digest of the result arrays compared so far (--digest): the sum of each array's FNV-1a hash of
@@ -530,8 +539,9 @@ struct Timing {
   void add(double kernelSeconds, double totalSeconds) {
     ++runsTimed();
     if (printEachRun())
-      std::printf("polybench run=%d kernel_ms=%.3f total_ms=%.3f\n", runsTimed(), kernelSeconds * 1e3,
-                  totalSeconds * 1e3);
+      std::printf("polybench run=%d kernel_ms=%.3f total_ms=%.3f enqueue_ms=%.3f\n", runsTimed(), kernelSeconds * 1e3,
+                  totalSeconds * 1e3, enqueueSeconds() * 1e3);
+    enqueueSeconds() = 0;
     kernel = std::min(kernel, kernelSeconds);
     total = std::min(total, totalSeconds);
   }
