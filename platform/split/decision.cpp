@@ -104,7 +104,10 @@ void keepSplitHistoryBetweenRuns() {
         if (!history_store::enabled()) return;
         static const std::string* set = new std::string(deviceSet());  // never destroyed: used at exit
         history_store::load(SplitHistory::instance(), *set);
-        std::atexit([] { history_store::save(SplitHistory::instance(), *set); });
+        std::atexit([] {
+            pollLaunchTimings(/*now=*/true);  // a program's last timing (e.g. its second launch)
+            history_store::save(SplitHistory::instance(), *set);
+        });
     });
 }
 

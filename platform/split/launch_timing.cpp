@@ -42,14 +42,14 @@ void timeWholeLaunch(cl_event done, const std::string& kernel, const LaunchSize&
     pendingCount.store(static_cast<unsigned>(pending.size()), std::memory_order_relaxed);
 }
 
-void pollLaunchTimings() {
+void pollLaunchTimings(bool now) {
     if (pendingCount.load(std::memory_order_relaxed) == 0) return;
     // A status query costs a backend call (about a microsecond on NVIDIA): ask at most every
     // 100 us, which spares launch-heavy programs and delays a long launch's timing by nothing.
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch()).count();
+    const int64_t at = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch()).count();
     int64_t last = lastPoll.load(std::memory_order_relaxed);
-    if (now - last < 100000 || !lastPoll.compare_exchange_strong(last, now)) return;
+    if (!now && (at - last < 100000 || !lastPoll.compare_exchange_strong(last, at))) return;
     std::vector<PendingTiming> heard;
     std::vector<cl_int> statuses;
     {

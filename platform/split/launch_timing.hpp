@@ -22,7 +22,9 @@ namespace hetero {
 void timeWholeLaunch(cl_event done, const std::string& kernel, const LaunchSize& size);
 
 // Reports the timed launches that have completed to the history. Cheap when none is pending;
-// called before each decision of auto mode, so a decision sees every timing that is in.
-void pollLaunchTimings();
+// called before each decision of auto mode, so a decision sees every timing that is in. Asks the
+// backend at most every 100 us, unless `now` (at exit, before the history is written: a program's
+// last timing is heard by no decision).
+void pollLaunchTimings(bool now = false);
 
 }  // namespace hetero

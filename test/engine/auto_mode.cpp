@@ -206,6 +206,23 @@ TEST_CASE("auto mode: a timed launch comes after the launch before it, though th
     clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
+TEST_CASE("auto mode: a program whose last launch was timed (run by history_check.py)", "[.history-last]") {
+    // Two launches, each finished: the first loads the kernel (not timed), the second is timed,
+    // and no decision comes after it to hear its time: the history written at exit must.
+    Env env;
+    const size_t n = 65536, local = 64;
+    cl_mem buf = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
+    cl_program p = env.build(kKernels, "-DHISTORY_LAST=1");
+    cl_kernel increment = env.kernel(p, "increment");
+    setArg(increment, 0, buf);
+    for (int i = 0; i < 2; ++i) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
+        REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    }
+    CHECK(env.read<cl_int>(buf, n)[n - 1] == 2);
+    clReleaseKernel(increment), clReleaseProgram(p), clReleaseMemObject(buf);
+}
+
 TEST_CASE("auto mode: launches that feed the history kept between runs (run by history_check.py)", "[.history]") {
     // Six launches of one size, each finished before the next: the first loads the kernel (not
     // timed), the second is timed, and the next decision hears its time. 1024 work-groups: more

@@ -2,7 +2,8 @@
 """Auto mode's history between runs (platform/split/history_store.hpp), as an application meets it:
 the same program run twice with XDG_CACHE_HOME pointing at a fresh directory. The first run writes
 one split-history file for the device set; the second reads it and goes on counting where the first
-ended (launches that fit a device at once are never counted); a damaged file costs one warning and is replaced; a cache directory that cannot be written costs one
+ended (launches that fit a device at once are never counted), and a program's last timing, which no
+decision heard, is written too; a damaged file costs one warning and is replaced; a cache directory that cannot be written costs one
 warning; HETERO_HISTORY_CACHE=off writes nothing. The program passes every time."""
 
 import argparse
@@ -16,13 +17,13 @@ import tempfile
 KERNEL = re.compile(r"^kernel [0-9a-f]{16}/increment (\d+) ", re.M)
 
 
-def run(program, env, cache):
+def run(program, env, cache, tag="[.history]"):
     e = dict(env)
     e["HETERO_LOG"] = "info"
     e.pop("HETERO_HISTORY_CACHE", None)
     if cache is not None:
         e["XDG_CACHE_HOME"] = cache
-    done = subprocess.run([program, "[.history]"], env=e, capture_output=True, text=True, timeout=600)
+    done = subprocess.run([program, tag], env=e, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         sys.exit("the program failed (%d):\n%s%s" % (done.returncode, done.stdout[-3000:], done.stderr[-3000:]))
     return done.stdout + done.stderr
@@ -67,6 +68,7 @@ def main():
 
         out = run(args.program, env, cache)
         check("split history read from " + path in out, "the second run did not read the history:\n" + out)
+
         _, text = history_file(cache)
         check(launches(text) == 12, "the second run did not go on from the first (%d launches)" % launches(text))
 
@@ -88,6 +90,14 @@ def main():
             f.write("not a directory")
         out = run(args.program, env, blocked)
         check(out.count("cannot write the split history") == 1, "an unwritable cache should cost one warning:\n" + out)
+
+        # A program whose last launch was timed: no decision hears the timing, the exit does.
+        last = os.path.join(work, "last")
+        os.mkdir(last)
+        run(args.program, env, last, "[.history-last]")
+        _, text = history_file(last)
+        check(re.search(r"^size 1 65536 1 1 \S+ \S+ 1 ", text, re.M),
+              "a timing only the exit could hear is not in the file:\n" + text)
 
         off = os.path.join(work, "off")
         os.mkdir(off)
