@@ -146,64 +146,68 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseProgram(p), clReleaseMemObject(buf);
 }
 
-TEST_CASE("auto mode: a launch after a timed one comes after it, though it goes straight to its queue", "[auto]") {
-    // A timed launch runs on a side queue with profiling (split/launch_timing.hpp); the next launch,
-    // of another kernel on other memory, goes the direct way to the slot's own queue and must
-    // still wait for it: once it is complete, so is the timed one (in order).
+// Two kernels new to auto mode (a program of its own: `options` gives it another key in the
+// history, whichever tests ran before) on memory of their own: spin, long enough to be seen running
+// (on a), and increment (on b).
+struct OrderTest {
     Env env;
     const size_t n = 1 << 16, local = 64;
     cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), std::vector<cl_uint>(n, 1).data());
     cl_mem b = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
-    // A program of its own (other options: another key in the history), so its kernels are new
-    // to auto mode whichever tests ran before.
-    cl_program p = env.build(kKernels, "-DORDER_TEST=1");
-    cl_kernel spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate"), increment = env.kernel(p, "increment");
-    setArg(spin, 0, a), setArg(calibrate, 0, a), setArg(increment, 0, b);
-    std::vector<cl_int> launched;
-    setArg(spin, 1, roundsForLongLaunch(env, calibrate, n, local, launched));
+    cl_program p;
+    cl_kernel spin, calibrate, increment;
+    explicit OrderTest(const char* options) : p(env.build(kKernels, options)) {
+        spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate"), increment = env.kernel(p, "increment");
+        setArg(spin, 0, a), setArg(calibrate, 0, a), setArg(increment, 0, b);
+        std::vector<cl_int> launched;
+        setArg(spin, 1, roundsForLongLaunch(env, calibrate, n, local, launched));
+    }
+    ~OrderTest() {
+        clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseKernel(increment), clReleaseProgram(p);
+        clReleaseMemObject(a), clReleaseMemObject(b);
+    }
+    void launch(cl_kernel k, cl_event* event = nullptr) {
+        REQUIRE(clEnqueueNDRangeKernel(env.queue, k, 1, nullptr, &n, &local, 0, nullptr, event) == CL_SUCCESS);
+    }
+    static cl_int status(cl_event e) {
+        cl_int s = CL_QUEUED;
+        REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS);
+        return s;
+    }
+};
+
+TEST_CASE("auto mode: a launch after a timed one comes after it, though it goes straight to its queue", "[auto]") {
+    // A timed launch runs on a side queue with profiling (split/launch_timing.hpp); the next launch,
+    // of another kernel on other memory, goes the direct way to the slot's own queue and must
+    // still wait for it: once it is complete, so is the timed one (in order).
+    OrderTest t("-DORDER_TEST=1");
     // spin's first launch loads it (not timed); its second is timed; increment's first goes direct.
     cl_event timed = nullptr, after = nullptr;
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, &timed) == CL_SUCCESS);
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, &after) == CL_SUCCESS);
+    t.launch(t.spin);
+    t.launch(t.spin, &timed);
+    t.launch(t.increment, &after);
     REQUIRE(clWaitForEvents(1, &after) == CL_SUCCESS);
-    cl_int status = CL_QUEUED;
-    REQUIRE(clGetEventInfo(timed, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
-    CHECK(status == CL_COMPLETE);
-    CHECK(env.read<cl_int>(b, n)[n - 1] == 1);
+    CHECK(OrderTest::status(timed) == CL_COMPLETE);
+    CHECK(t.env.read<cl_int>(t.b, t.n)[t.n - 1] == 1);
     clReleaseEvent(timed), clReleaseEvent(after);
-    clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseKernel(increment), clReleaseProgram(p);
-    clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
 TEST_CASE("auto mode: a timed launch comes after the launch before it, though that one went to another queue", "[auto]") {
     // The timed launch goes straight to the profiling side queue (split/launch.cpp, launchDirect);
     // the long launch before it, of another kernel on other memory, went to the slot's own queue
     // without a backend event. In order, the timed one may not complete before it.
-    Env env;
-    const size_t n = 1 << 16, local = 64;
-    cl_mem a = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_uint), std::vector<cl_uint>(n, 1).data());
-    cl_mem b = env.buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(cl_int), std::vector<cl_int>(n, 0).data());
-    cl_program p = env.build(kKernels, "-DORDER_TEST=2");  // new to auto mode (another history key)
-    cl_kernel spin = env.kernel(p, "spin"), calibrate = env.kernel(p, "calibrate"), increment = env.kernel(p, "increment");
-    setArg(spin, 0, a), setArg(calibrate, 0, a), setArg(increment, 0, b);
-    std::vector<cl_int> launched;
-    setArg(spin, 1, roundsForLongLaunch(env, calibrate, n, local, launched));
+    OrderTest t("-DORDER_TEST=2");
     // increment's first launch loads it (not timed); spin's first is not timed either; increment's
     // second is.
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
-    REQUIRE(clFinish(env.queue) == CL_SUCCESS);
+    t.launch(t.increment);
+    REQUIRE(clFinish(t.env.queue) == CL_SUCCESS);
     cl_event before = nullptr, timed = nullptr;
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, &before) == CL_SUCCESS);
-    REQUIRE(clEnqueueNDRangeKernel(env.queue, increment, 1, nullptr, &n, &local, 0, nullptr, &timed) == CL_SUCCESS);
+    t.launch(t.spin, &before);
+    t.launch(t.increment, &timed);
     REQUIRE(clWaitForEvents(1, &timed) == CL_SUCCESS);
-    cl_int status = CL_QUEUED;
-    REQUIRE(clGetEventInfo(before, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) == CL_SUCCESS);
-    CHECK(status == CL_COMPLETE);
-    CHECK(env.read<cl_int>(b, n)[n - 1] == 2);
+    CHECK(OrderTest::status(before) == CL_COMPLETE);
+    CHECK(t.env.read<cl_int>(t.b, t.n)[t.n - 1] == 2);
     clReleaseEvent(before), clReleaseEvent(timed);
-    clReleaseKernel(spin), clReleaseKernel(calibrate), clReleaseKernel(increment), clReleaseProgram(p);
-    clReleaseMemObject(a), clReleaseMemObject(b);
 }
 
 TEST_CASE("auto mode: a program whose last launch was timed (run by history_check.py)", "[.history-last]") {
