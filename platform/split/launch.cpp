@@ -164,11 +164,6 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     HeldMems held;
     Mem* mems[kDirectArgs];
     cl_command_queue target = direct.backendQueue();
-    // What the launch waits for: the command before it, and each storage's ready event.
-    static_assert(kDirectWaits >= kDirectStorages + 1);
-    cl_event waits[kDirectWaits];
-    unsigned waitCount = 0;
-    if (direct.previous()) waits[waitCount++] = direct.previous();
     bool timed = false;      // auto mode times this launch (decision.hpp: timeUnsplit)
     bool timeNext = false;   // and the next one
     StorageLocks storages;
@@ -235,15 +230,15 @@ bool launchDirect(cl_command_type type, Queue& queue, Kernel& kernel, const Laun
     }
     // A timed launch runs on the queue's profiling side queue (launch_timing.hpp), after what the
     // queue holds on the slot's own queue.
-    if (timed) {
-        target = queue.timingQueue(slot);
-        if (!target) return false;  // the ordinary way runs it untimed
-        waitCount = 0;
-        if (cl_event previous = direct.previousOn(target)) waits[waitCount++] = previous;
-    }
+    if (timed && !(target = queue.timingQueue(slot))) return false;  // the ordinary way runs it untimed
     // Sent on the launch's queue: the launch after them there needs no wait for them.
     for (unsigned i = 0; i < sendCount; ++i)
         if (!toSend[i]->sendWithoutWaiting(slot, target)) return false;
+    // What the launch waits for, on `target`: the command before it, and each storage's ready event.
+    static_assert(kDirectWaits >= kDirectStorages + 1);
+    cl_event waits[kDirectWaits];
+    unsigned waitCount = 0;
+    if (cl_event previous = direct.previousOn(target)) waits[waitCount++] = previous;
     for (const auto& u : storages)
         if (cl_event ready = u.storage->readyFor(slot, target)) waits[waitCount++] = ready;
     // No backend event unless profiling or a timing needs one (deferred_event.hpp): a launch whose
