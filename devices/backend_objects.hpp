@@ -80,6 +80,12 @@ inline std::string programBuildLog(cl_program program, cl_device_id device) {
 }
 // The program's binary for its one device (empty when it has none).
 std::vector<unsigned char> programBinary(cl_program program);
+// The context the program belongs to (null when the backend does not say).
+inline cl_context programContext(cl_program program) {
+    cl_context c = nullptr;
+    BACKEND(program, clGetProgramInfo)(program, CL_PROGRAM_CONTEXT, sizeof c, &c, nullptr);
+    return c;
+}
 
 // Kernels.
 Kernel kernel(cl_program program, const char* name, cl_int* err = nullptr);

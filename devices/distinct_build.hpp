@@ -12,7 +12,8 @@
 // once no build of that source and options is alive: a build that just went (whose last commands
 // PoCL may still be cleaning up) never shares its hash with a newer one, and builds one after
 // another keep one hash, which PoCL's compiled-kernel cache and Hetero's kept binaries serve.
-// Other backends keep their options and hold nothing.
+// Other backends keep their options and hold nothing. Several queues of one context with commands
+// of one build in flight at once: kernel_lanes.hpp.
 #pragma once
 
 #include "devices/backend.hpp"
