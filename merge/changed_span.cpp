@@ -48,13 +48,13 @@ const char* changedSpanKernelName(size_t elementSize) {
 }
 
 void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
-                            size_t elementSize, cl_mem span, cl_uint index) {
+                        size_t elementSize, cl_mem span, cl_uint index, cl_event* event) {
     const cl_uint n = static_cast<cl_uint>(bytes / elementSize);
     setArgs(kernel, now, before, n, span, index);
     // At most 2,048 work-groups: enough to keep any GPU's memory busy, few atomics.
     const size_t local = 256;
     const size_t global = std::min<size_t>((size_t{n} + local - 1) / local, 2048) * local;
-    check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, nullptr));
+    check(backend::enqueueKernel(queue, kernel, 1, nullptr, &global, &local, {}, event));
 }
 
 std::vector<ByteRange> lackedRanges(const std::vector<ByteRange>& spans, size_t own) {

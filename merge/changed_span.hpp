@@ -29,7 +29,7 @@ inline bool spanSearchable(size_t bytes, size_t elementSize) {
 // Enqueues the search over `bytes` of `now` against `before` with `kernel` (for elementSize); the
 // read of `span` that follows it on the in-order queue says when it is done.
 void enqueueChangedSpan(cl_command_queue queue, cl_kernel kernel, cl_mem now, cl_mem before, size_t bytes,
-                            size_t elementSize, cl_mem span, cl_uint index);
+                        size_t elementSize, cl_mem span, cl_uint index, cl_event* event = nullptr);
 
 using ByteRange = std::pair<size_t, size_t>;  // [first, end)
 

@@ -66,35 +66,45 @@ cl_event enqueueMerge(cl_command_queue queue, cl_kernel kernel, cl_mem gpu, cl_m
     return e;
 }
 
-void KernelSet::build() {
-    if (program_) return;
-    const std::string source = std::string(kernelSource()) + changedSpanSource();
-    backend::Program p = builder_(source);
-    if (!p) fail(CL_OUT_OF_RESOURCES);
-    backend::Kernel merges[4], spans[4], copies[3], zeros[3];
-    for (int i = 0; i < 4; ++i) {
-        merges[i] = backend::kernel(p.get(), kernelName(size_t{1} << i));
-        spans[i] = backend::kernel(p.get(), changedSpanKernelName(size_t{1} << i));
-        if (!merges[i] || !spans[i]) fail(CL_OUT_OF_RESOURCES);
+KernelSet::KernelSet(Builder builder, bool lanes) : builder_(std::move(builder)) {
+    for (auto& l : lanes_) l = std::make_unique<KernelLanes>(lanes);
+}
+
+KernelSet::~KernelSet() = default;
+
+void KernelSet::build() { lane(0); }
+
+const KernelSet::Built& KernelSet::lane(unsigned lane) {
+    if (lane < built_.size() && built_[lane]) return *built_[lane];
+    auto b = std::make_unique<Built>();
+    b->program = builder_(std::string(kernelSource()) + changedSpanSource(), lane);
+    if (!b->program) fail(CL_OUT_OF_RESOURCES);
+    std::string names[kKernels];
+    for (unsigned i = 0; i < 4; ++i) {
+        names[kMerges + i] = kernelName(size_t{1} << i);
+        names[kSpans + i] = changedSpanKernelName(size_t{1} << i);
     }
     const char* const copyNames[3] = {"hetero_copy_u8", "hetero_copy_u32", "hetero_copy_u128"};
-    for (int i = 0; i < 3; ++i) {
-        copies[i] = backend::kernel(p.get(), copyNames[i]);
-        zeros[i] = backend::kernel(p.get(), (std::string(copyNames[i]) + "_zero").c_str());
-        if (!copies[i] || !zeros[i]) fail(CL_OUT_OF_RESOURCES);
+    for (unsigned i = 0; i < 3; ++i) {
+        names[kCopies + i] = copyNames[i];
+        names[kZeros + i] = std::string(copyNames[i]) + "_zero";
     }
-    backend::Kernel spanReset = backend::kernel(p.get(), "hetero_span_reset");
-    if (!spanReset) fail(CL_OUT_OF_RESOURCES);
-    for (int i = 0; i < 4; ++i) {
-        kernels_[i] = std::move(merges[i]);
-        spans_[i] = std::move(spans[i]);
-    }
-    for (int i = 0; i < 3; ++i) {
-        copies_[i] = std::move(copies[i]);
-        zeros_[i] = std::move(zeros[i]);
-    }
-    spanReset_ = std::move(spanReset);
-    program_ = std::move(p);
+    names[kSpanReset] = "hetero_span_reset";
+    for (unsigned i = 0; i < kKernels; ++i)
+        if (!(b->kernels[i] = backend::kernel(b->program.get(), names[i]))) fail(CL_OUT_OF_RESOURCES);
+    if (built_.size() <= lane) built_.resize(lane + 1);
+    built_[lane] = std::move(b);
+    return *built_[lane];
+}
+
+template <class Enqueue>
+void KernelSet::onLane(unsigned place, cl_command_queue queue, cl_event* wanted, Enqueue enqueue) {
+    build();
+    KernelLanes& lanes = *lanes_[place];
+    KernelLanes::Choice choice = lanes.choose(queue);
+    cl_event* event = choice.event(wanted);
+    enqueue(lane(choice.lane()).kernels[place].get(), event);
+    lanes.ran(choice, queue, event ? *event : nullptr);
 }
 
 void KernelSet::prepare() {
@@ -113,51 +123,55 @@ void enqueueOverWords(cl_command_queue queue, cl_kernel kernel, cl_ulong words, 
     if (err != CL_SUCCESS) fail(err);
 }
 
-// `bytes` through the widest word that divides them (uchar, uint, uint4: byWord's index), the
-// kernel's arguments being `buffers`, then the number of words.
-template <typename... Buffers>
-void enqueueByWord(cl_command_queue queue, const backend::Kernel (&byWord)[3], size_t bytes,
-                   const std::vector<cl_event>& waitList, cl_event* event, Buffers... buffers) {
-    const int index = bytes % 16 == 0 ? 2 : bytes % 4 == 0 ? 1 : 0;
-    const cl_ulong words = bytes / (index == 2 ? 16 : index == 1 ? 4 : 1);
-    setArgs(byWord[index].get(), buffers..., words);
-    enqueueOverWords(queue, byWord[index].get(), words, waitList, event);
-}
+// The widest word that divides `bytes` (0: uchar, 1: uint, 2: uint4) and the number of them.
+unsigned wordIndex(size_t bytes) { return bytes % 16 == 0 ? 2 : bytes % 4 == 0 ? 1 : 0; }
+cl_ulong wordsOf(size_t bytes, unsigned index) { return bytes / (index == 2 ? 16 : index == 1 ? 4 : 1); }
 }  // namespace
 
 cl_event KernelSet::enqueue(cl_command_queue queue, cl_mem gpu, cl_mem cpu, cl_mem orig, size_t first, size_t bytes,
                             size_t elementSize, const std::vector<cl_event>& waitList) {
     std::lock_guard lock(mutex_);
-    build();
-    return enqueueMerge(queue, kernels_[sizeIndex(elementSize)].get(), gpu, cpu, orig, first, bytes, elementSize, waitList);
+    cl_event e = nullptr;
+    onLane(kMerges + sizeIndex(elementSize), queue, &e, [&](cl_kernel k, cl_event*) {
+        e = enqueueMerge(queue, k, gpu, cpu, orig, first, bytes, elementSize, waitList);
+    });
+    return e;
 }
 
 void KernelSet::enqueueCopy(cl_command_queue queue, cl_mem from, cl_mem to, size_t bytes,
                             const std::vector<cl_event>& waitList, cl_event* event) {
     std::lock_guard lock(mutex_);
-    build();
-    enqueueByWord(queue, copies_, bytes, waitList, event, to, from);
+    const unsigned i = wordIndex(bytes);
+    onLane(kCopies + i, queue, event, [&](cl_kernel k, cl_event* done) {
+        setArgs(k, to, from, wordsOf(bytes, i));
+        enqueueOverWords(queue, k, wordsOf(bytes, i), waitList, done);
+    });
 }
 
 void KernelSet::enqueueZero(cl_command_queue queue, cl_mem to, size_t bytes, const std::vector<cl_event>& waitList,
                             cl_event* event) {
     std::lock_guard lock(mutex_);
-    build();
-    enqueueByWord(queue, zeros_, bytes, waitList, event, to);
+    const unsigned i = wordIndex(bytes);
+    onLane(kZeros + i, queue, event, [&](cl_kernel k, cl_event* done) {
+        setArgs(k, to, wordsOf(bytes, i));
+        enqueueOverWords(queue, k, wordsOf(bytes, i), waitList, done);
+    });
 }
 
 void KernelSet::enqueueSpanReset(cl_command_queue queue, cl_mem span, cl_uint pairs) {
     std::lock_guard lock(mutex_);
-    build();
-    setArgs(spanReset_.get(), span, pairs);
-    enqueueOverWords(queue, spanReset_.get(), pairs, {}, nullptr);
+    onLane(kSpanReset, queue, nullptr, [&](cl_kernel k, cl_event* done) {
+        setArgs(k, span, pairs);
+        enqueueOverWords(queue, k, pairs, {}, done);
+    });
 }
 
 void KernelSet::enqueueSpan(cl_command_queue queue, cl_mem now, cl_mem before, size_t bytes, size_t elementSize,
                             cl_mem span, cl_uint index) {
     std::lock_guard lock(mutex_);
-    build();
-    enqueueChangedSpan(queue, spans_[sizeIndex(elementSize)].get(), now, before, bytes, elementSize, span, index);
+    onLane(kSpans + sizeIndex(elementSize), queue, nullptr, [&](cl_kernel k, cl_event* done) {
+        enqueueChangedSpan(queue, k, now, before, bytes, elementSize, span, index, done);
+    });
 }
 
 unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<Target>& targets, CpuPart cpuPart,

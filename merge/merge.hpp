@@ -6,10 +6,12 @@
 #pragma once
 
 #include "devices/backend_call.hpp"
+#include "devices/kernel_lanes.hpp"
 #include "platform/support/object.hpp"
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -25,9 +27,11 @@ const char* kernelName(size_t elementSize);  // nullptr for sizes other than 1, 
 class KernelSet {
 public:
     // How the kernels' program is built on the set's device from its source (empty when it does
-    // not build): the platform's kept binaries (platform/objects/kept_binaries.hpp).
-    using Builder = std::function<backend::Program(const std::string& source)>;
-    explicit KernelSet(Builder builder) : builder_(std::move(builder)) {}
+    // not build): the platform's kept binaries (platform/objects/kept_binaries.hpp). `lane` 0 is
+    // the set's first build; a lane above 0 needs a kernel hash of its own (kernel_lanes.hpp).
+    using Builder = std::function<backend::Program(const std::string& source, unsigned lane)>;
+    // `lanes`: the device is one whose kernels need lanes (PoCL).
+    KernelSet(Builder builder, bool lanes);
     KernelSet(const KernelSet&) = delete;
     KernelSet& operator=(const KernelSet&) = delete;
     // Enqueues gpu := cpu != orig ? cpu : gpu over `bytes` from byte `first` (enqueueMerge) with
@@ -48,16 +52,26 @@ public:
     void enqueueSpanReset(cl_command_queue queue, cl_mem span, cl_uint pairs);
     // Builds the kernels now, ahead of the first launch that needs them (throws Error).
     void prepare();
+    ~KernelSet();
 
 private:
-    void build();  // with mutex_ held
+    // Each kernel's place in a build and among the lanes: merges and changed spans by log2(element
+    // size), copies and zeros by word (uchar, uint, uint4), the span reset.
+    enum : unsigned { kMerges = 0, kSpans = 4, kCopies = 8, kZeros = 11, kSpanReset = 14, kKernels = 15 };
+    struct Built {  // one build of the kernels' program: the first, or a lane's
+        backend::Program program;
+        backend::Kernel kernels[kKernels];
+    };
+    void build();  // the first build, with mutex_ held
+    const Built& lane(unsigned lane);  // with mutex_ held; built on first use
+    // With mutex_ held: `enqueue(kernel, event)` enqueues kernel `place` of the lane a command on
+    // `queue` takes, its event into `event` (`wanted`, or the lanes' own where they need one).
+    template <class Enqueue>
+    void onLane(unsigned place, cl_command_queue queue, cl_event* wanted, Enqueue enqueue);
     const Builder builder_;
     std::mutex mutex_;  // building, and each kernel's arguments + enqueue
-    backend::Program program_;
-    backend::Kernel kernels_[4];  // merges, by log2(element size)
-    backend::Kernel spans_[4];    // changed spans, likewise
-    backend::Kernel copies_[3], zeros_[3];  // by word: uchar, uint, uint4
-    backend::Kernel spanReset_;
+    std::vector<std::unique_ptr<Built>> built_;  // by lane
+    std::unique_ptr<KernelLanes> lanes_[kKernels];
 };
 
 // One object a split launch wrote, as the merge sees it: buffers of the GPU's context.

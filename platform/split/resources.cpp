@@ -2,6 +2,7 @@
 
 #include "devices/backend_objects.hpp"
 #include "devices/distinct_build.hpp"
+#include "devices/kernel_lanes.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/kept_binaries.hpp"
 #include "platform/observe/trace.hpp"
@@ -61,16 +62,17 @@ std::shared_ptr<SplitResources> Context::sharedSplitResources() {
             cl_context c = backend(s);
             // The merge kernels come from a kept binary like any program (NVIDIA: 4-5 ms against 2).
             // They run with offsets and sizes that change from merge to merge: on a PoCL device
-            // another context's must not share their kernel hash (distinct_build.hpp); such a
-            // build is made from source (see ProgramVariants::build). The name is held as long as
-            // the kernels (the builder lives in them).
-            auto name = std::make_shared<std::unique_ptr<DistinctBuild>>();
-            auto build = [slot, c, name](const std::string& source) {
-                *name = std::make_unique<DistinctBuild>(slot, source, "");
-                const std::string& options = (*name)->options();
+            // another context's must not share their kernel hash (distinct_build.hpp), nor the
+            // commands of another queue in flight at once (a lane's build, kernel_lanes.hpp); such
+            // builds are made from source (see ProgramVariants::build). The names are held as long
+            // as the kernels (the builder lives in them; it runs under the set's lock).
+            auto names = std::make_shared<std::vector<std::unique_ptr<DistinctBuild>>>();
+            auto build = [slot, c, names](const std::string& source, unsigned lane) {
+                names->push_back(std::make_unique<DistinctBuild>(slot, source, laneBuildOptions("", lane)));
+                const std::string& options = names->back()->options();
                 return kept_binaries::build(slot, c, source, options, options.empty());
             };
-            r->slots.push_back(std::make_unique<SplitResources::Slot>(build));
+            r->slots.push_back(std::make_unique<SplitResources::Slot>(build, slot.isPocl()));
         }
         split_ = std::move(r);
     });

@@ -17,7 +17,7 @@ class Context;
 
 struct SplitResources {
     struct Slot {
-        explicit Slot(merge::KernelSet::Builder builder) : mergeKernels(std::move(builder)) {}
+        Slot(merge::KernelSet::Builder builder, bool lanes) : mergeKernels(std::move(builder), lanes) {}
         backend::Queue queue;
         merge::KernelSet mergeKernels;
         // For a merge enqueued before its GPU kernel ends, behind the kernel's event. One launch
