@@ -867,13 +867,14 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     // The GPU: the abortable variant over the whole NDRange.
     {
         std::lock_guard lock(r.variants->mutex);
-        cl_kernel abortKernel = r.variants->abort[r.gpu].get();
-        kernel.applyArgs(abortKernel, r.gpu, args);
+        KernelVariants::LaneCommand c = r.variants->abortOn(r.gpu, gpuQueue);
+        kernel.applyArgs(c.kernel, r.gpu, args);
         cl_uint numArgs = static_cast<cl_uint>(args.size());
-        check(backend::setArg(abortKernel, numArgs, r.status));
-        setVariantExtraArgs(abortKernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
-        check(backend::enqueueKernel(gpuQueue, abortKernel, r.launch.dims, r.launch.hasOffset ? r.launch.offset : nullptr,
+        check(backend::setArg(c.kernel, numArgs, r.status));
+        setVariantExtraArgs(c.kernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
+        check(backend::enqueueKernel(gpuQueue, c.kernel, r.launch.dims, r.launch.hasOffset ? r.launch.offset : nullptr,
                                      r.launch.global, r.launch.local, gpuWait, r.gpuDone.receive()));
+        c.ran(gpuQueue, r.gpuDone.get());
     }
     backend::flush(gpuQueue);
 

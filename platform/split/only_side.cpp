@@ -46,8 +46,7 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
         noteWhole(kernel, "not splittable");
         return false;
     }
-    cl_kernel variant = gpuSide ? kv->abort[slot].get() : kv->chunk[slot].get();
-    if (!variant) {
+    if (!(gpuSide ? kv->abort[slot] : kv->chunk[slot])) {
         noteWhole(kernel, "its variant is missing on the slot");
         return false;
     }
@@ -59,8 +58,10 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
     const cl_uint numArgs = static_cast<cl_uint>(args.size());
     done = submitWith(sub, accesses, [&](std::vector<cl_event>& wait) -> cl_event {
         std::lock_guard lock(kv->mutex);
-        kernel.applyArgs(variant, slot, args);
         cl_command_queue q = sub.backendQueue;
+        KernelVariants::LaneCommand c = gpuSide ? kv->abortOn(slot, q) : kv->chunkOn(slot, q);
+        cl_kernel variant = c.kernel;
+        kernel.applyArgs(variant, slot, args);
         cl_event e = nullptr;
         if (gpuSide) {
             // The status word says from the start that the CPU did [cut, groups): those groups return
@@ -74,15 +75,22 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
             check(backend::setArg(variant, numArgs, word.get()));
             setVariantExtraArgs(variant, numArgs + 1, transform::abortExtraArgs(range, launchId));
             check(backend::enqueueKernel(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local, wait, &e));
+            c.ran(q, e);
             return e;
         }
         auto subLaunches = transform::chunkLaunches(range, cut, groups);
-        for (const auto& sl : subLaunches) {
-            setVariantExtraArgs(variant, numArgs, sl.extraArgs);
-            check(backend::enqueueKernel(q, variant, sl.dims, sl.offset, sl.global, sl.local, wait, nullptr));
+        try {
+            for (const auto& sl : subLaunches) {
+                setVariantExtraArgs(variant, numArgs, sl.extraArgs);
+                check(backend::enqueueKernel(q, variant, sl.dims, sl.offset, sl.global, sl.local, wait, nullptr));
+            }
+            // After every sub-launch (a marker without a wait list waits for all before it), or none.
+            check(backend::enqueueMarker(q, subLaunches.empty() ? backend::WaitList(wait) : backend::WaitList(), &e));
+        } catch (...) {
+            c.ran(q, nullptr);  // sub-launches may be in flight, their end unknown: the lane stays this queue's
+            throw;
         }
-        // After every sub-launch (a marker without a wait list waits for all before it), or none.
-        check(backend::enqueueMarker(q, subLaunches.empty() ? backend::WaitList(wait) : backend::WaitList(), &e));
+        c.ran(q, e);
         return e;
     });
     return true;

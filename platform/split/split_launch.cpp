@@ -32,13 +32,19 @@ void SplitLaunch::enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t l
     const cl_uint numArgs = static_cast<cl_uint>(args.size());
     // Arguments are captured at enqueue: the lock need not cover the chunk's run.
     std::lock_guard lock(variants->mutex);
-    cl_kernel chunk = variants->chunk[slot].get();
-    if (!chunk) fail(CL_INVALID_OPERATION);
-    kernel->applyArgs(chunk, slot, args, objectsOf);
-    for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
-        setVariantExtraArgs(chunk, numArgs, sl.extraArgs);
-        check(backend::enqueueKernel(queue, chunk, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
+    if (!variants->chunk[slot]) fail(CL_INVALID_OPERATION);
+    KernelVariants::LaneCommand c = variants->chunkOn(slot, queue);
+    try {
+        kernel->applyArgs(c.kernel, slot, args, objectsOf);
+        for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
+            setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+            check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
+        }
+    } catch (...) {
+        c.ran(queue, nullptr);  // sub-launches may be in flight, their end unknown: the lane stays this queue's
+        throw;
     }
+    c.ran(queue, done.get());
 }
 
 void SplitLaunch::enqueuePart(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,

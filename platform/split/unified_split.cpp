@@ -174,7 +174,6 @@ void runSide(UnifiedRun& r, Side side) {
     };
     try {
         cl_command_queue queue = r.context->unifiedResources().queue(slot);
-        cl_kernel chunkKernel = r.variants->chunk[slot].get();
         const cl_uint numArgs = static_cast<cl_uint>(r.args.size());
         // What the launch waited for (earlier writes, the command's wait list on this slot).
         auto& before = r.before[side];
@@ -209,14 +208,21 @@ void runSide(UnifiedRun& r, Side side) {
             cl_int error = CL_SUCCESS;
             try {
                 std::lock_guard lock(r.variants->mutex);
-                r.kernel->applyArgs(chunkKernel, slot, r.args);
-                for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-                    setVariantExtraArgs(chunkKernel, numArgs, sl.extraArgs);
-                    backend::Event e;
-                    check(backend::enqueueKernel(queue, chunkKernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
-                    last = std::move(e);  // releases the one before
-                    ++enqueued;
+                KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
+                try {
+                    r.kernel->applyArgs(c.kernel, slot, r.args);
+                    for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
+                        setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+                        backend::Event e;
+                        check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
+                        last = std::move(e);  // releases the one before
+                        ++enqueued;
+                    }
+                } catch (const Error&) {
+                    if (enqueued) c.ran(queue, last.get());  // what went in flight (the queue is in order)
+                    throw;
                 }
+                c.ran(queue, last.get());
             } catch (const Error& e) {
                 error = e.code;
             }

@@ -105,6 +105,9 @@ void ProgramVariants::build(Context* context) {
         }
     }
     runAtOnce(jobs);
+    std::vector<std::unique_ptr<SlotLanes>> builtLanes;
+    for (unsigned s = 0; s < context->slotCount(); ++s) builtLanes.push_back(std::make_unique<SlotLanes>());
+    lanes_ = std::move(builtLanes);
     names = std::move(builtNames);
     programs = std::move(built);  // read by others only once state_ says Built
     state_.store(State::Built, std::memory_order_release);
@@ -141,6 +144,37 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
     state_.store(State::Building);
     building_ = tail;
     return tail;
+}
+
+KernelLanes& ProgramVariants::kernelLanes(unsigned slot, const std::string& kernelName) {
+    if (slot >= lanes_.size()) fail(CL_INVALID_OPERATION);
+    SlotLanes& l = *lanes_[slot];
+    std::lock_guard lock(l.mutex);
+    auto& k = l.kernels[kernelName];
+    if (!k) k = std::make_unique<KernelLanes>(Device::instance()->slots()[slot].isPocl());
+    return *k;
+}
+
+cl_program ProgramVariants::laneProgram(unsigned slot, unsigned lane) {
+    if (slot >= lanes_.size() || slot >= programs.size() || !programs[slot]) fail(CL_INVALID_OPERATION);
+    SlotLanes& l = *lanes_[slot];
+    std::lock_guard lock(l.mutex);
+    if (l.programs.size() < lane) {
+        l.programs.resize(lane);
+        l.names.resize(lane);
+    }
+    backend::Program& p = l.programs[lane - 1];
+    if (!p) {
+        const Slot& s = Device::instance()->slots()[slot];
+        cl_context c = backend::programContext(programs[slot].get());
+        const std::string& base = names.at(slot)->options();
+        auto name = std::make_unique<DistinctBuild>(s, source, laneBuildOptions(base, lane));
+        HETERO_LOG(Info, "split variants on slot %u: a build for lane %u (two queues run one at once)", slot, lane);
+        p = kept_binaries::build(s, c, source, name->options(), false);
+        if (!p) fail(CL_OUT_OF_RESOURCES);
+        l.names[lane - 1] = std::move(name);
+    }
+    return p.get();
 }
 
 bool splittingConfigured() {
@@ -201,6 +235,34 @@ bool KernelVariants::ready() {
     }
     ready_.store(true, std::memory_order_release);
     return true;
+}
+
+KernelVariants::LaneCommand KernelVariants::laneCommand(const char* suffix, std::vector<backend::Kernel>& lane0,
+                                                        std::vector<std::vector<backend::Kernel>>& others, unsigned slot,
+                                                        cl_command_queue queue) {
+    LaneCommand c;
+    c.lanes = &program->kernelLanes(slot, analysis->name + suffix);
+    c.choice = c.lanes->choose(queue);
+    const unsigned lane = c.choice.lane();
+    if (lane == 0) {
+        c.kernel = lane0.at(slot).get();
+        return c;
+    }
+    if (others.size() <= slot) others.resize(slot + 1);
+    auto& mine = others[slot];
+    if (mine.size() < lane) mine.resize(lane);
+    if (!mine[lane - 1]) mine[lane - 1] = backend::kernel(program->laneProgram(slot, lane), analysis->name + suffix);
+    c.kernel = mine[lane - 1].get();
+    if (!c.kernel) fail(CL_OUT_OF_RESOURCES);
+    return c;
+}
+
+KernelVariants::LaneCommand KernelVariants::chunkOn(unsigned slot, cl_command_queue queue) {
+    return laneCommand("__hetero_chunk", chunk, chunkLanes_, slot, queue);
+}
+
+KernelVariants::LaneCommand KernelVariants::abortOn(unsigned slot, cl_command_queue queue) {
+    return laneCommand("__hetero_abort", abort, abortLanes_, slot, queue);
 }
 
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {

@@ -4,6 +4,7 @@
 
 #include "devices/backend_call.hpp"
 #include "devices/distinct_build.hpp"
+#include "devices/kernel_lanes.hpp"
 #include "platform/engine/event_tail.hpp"
 #include "platform/split/span_guesses.hpp"
 #include "platform/split/whole_verdict.hpp"
@@ -12,6 +13,7 @@
 #include <CL/cl.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,6 +37,10 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     std::vector<backend::Program> programs;  // per slot once built; empty where the variants did not build
 
     bool built() const { return state_.load(std::memory_order_acquire) == State::Built; }
+    // The lanes of variant kernel `kernelName` on `slot` (kernel_lanes.hpp: tracked on PoCL), and
+    // the program of a lane above 0, built on first use (throws Error). Once built.
+    KernelLanes& kernelLanes(unsigned slot, const std::string& kernelName);
+    cl_program laneProgram(unsigned slot, unsigned lane);
     // Builds on every slot, on this thread (eager builds).
     void build(Context* context);
     // Starts the build in a thread of its own unless it is built or under way. Returns the build's
@@ -45,6 +51,15 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
 
 private:
     enum class State { Unbuilt, Building, Built };
+    // A slot's lanes: each variant kernel's, and the builds of lanes above 0 (lane - 1), with
+    // their names (declared before the programs: given back after them).
+    struct SlotLanes {
+        std::mutex mutex;
+        std::map<std::string, std::unique_ptr<KernelLanes>> kernels;
+        std::vector<std::unique_ptr<DistinctBuild>> names;
+        std::vector<backend::Program> programs;
+    };
+    std::vector<std::unique_ptr<SlotLanes>> lanes_;  // per slot, made with the build
     std::atomic<State> state_{State::Unbuilt};
     std::mutex mutex_;
     std::shared_ptr<Tail> building_;  // while State::Building
@@ -65,8 +80,23 @@ struct KernelVariants {
     // True once chunk and abort exist (made here the first time the program's variants are built);
     // they never change afterwards.
     bool ready();
+    // A command of the chunk (abort) variant on `slot`'s `queue`: the kernel of the lane it takes
+    // (kernel_lanes.hpp), `chunk[slot]` (`abort[slot]`) for lane 0. With `mutex` held, once ready;
+    // `ran` once the command is enqueued (the lanes stay held until then).
+    struct LaneCommand {
+        cl_kernel kernel = nullptr;
+        KernelLanes* lanes = nullptr;
+        KernelLanes::Choice choice;
+        cl_event* event(cl_event* wanted) { return choice.event(wanted); }
+        void ran(cl_command_queue queue, cl_event done) { lanes->ran(choice, queue, done); }
+    };
+    LaneCommand chunkOn(unsigned slot, cl_command_queue queue);
+    LaneCommand abortOn(unsigned slot, cl_command_queue queue);
 
 private:
+    LaneCommand laneCommand(const char* suffix, std::vector<backend::Kernel>& lane0,
+                            std::vector<std::vector<backend::Kernel>>& others, unsigned slot, cl_command_queue queue);
+    std::vector<std::vector<backend::Kernel>> chunkLanes_, abortLanes_;  // per slot, by lane - 1
     std::atomic<bool> ready_{false};
 };
 
