@@ -299,6 +299,56 @@ TEST_CASE("an input the host rewrites between launches is read afresh by every l
     for (cl_mem y : ys) clReleaseMemObject(y);
 }
 
+// What a launch wrote comes back to the host copy (a split's stream-back of the GPU's results into
+// the CPU slot's copy, in the background, after the launch's event may have completed): a host write
+// enqueued right after the launch, on its queue or on another one behind its event, lands after all
+// of it. Partial writes: a stream-back of the whole buffer landing late would undo them.
+TEST_CASE("a host write right after a launch lands after everything the launch sends back") {
+    cltest::Env env;
+    Program prog(env);
+    cl_int err = CL_SUCCESS;
+    cl_command_queue other = clCreateCommandQueueWithProperties(env.context, env.device, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    std::vector<cl_int> xs(kN);
+    std::iota(xs.begin(), xs.end(), 3);
+    cl_mem x = env.buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kBytes, xs.data());
+    cl_mem y = env.buffer(CL_MEM_READ_WRITE, kBytes);
+    const size_t part = kN / 4;  // the second quarter on this queue, the third on the other one
+    std::vector<cl_int> written(part);
+    for (cl_int round = 1; round <= 6; ++round) {
+        prog.runAffine(x, y, round, round);
+        std::fill(written.begin(), written.end(), -round);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, y, CL_FALSE, part * sizeof(cl_int), part * sizeof(cl_int), written.data(),
+                                     0, nullptr, nullptr) == CL_SUCCESS);
+        cl_event afterWrite = nullptr;
+        REQUIRE(clEnqueueMarkerWithWaitList(env.queue, 0, nullptr, &afterWrite) == CL_SUCCESS);
+        std::vector<cl_int> third(part, 1000 * round);
+        REQUIRE(clEnqueueWriteBuffer(other, y, CL_TRUE, 2 * part * sizeof(cl_int), part * sizeof(cl_int), third.data(), 1,
+                                     &afterWrite, nullptr) == CL_SUCCESS);
+        clReleaseEvent(afterWrite);
+        auto r = env.read<cl_int>(y, kN);
+        for (size_t i = 0; i < kN; ++i) {
+            const cl_int expected = i / part == 1 ? -round : i / part == 2 ? 1000 * round : round * xs[i] + round;
+            REQUIRE(r[i] == expected);
+        }
+        // And every slot's copy holds it: the next launch (wherever it runs) reads it.
+        prog.runAddTo(y, x);
+        auto s = env.read<cl_int>(y, kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(s[i] == r[i] + xs[i]);
+        // A write of every byte right after a launch (it goes through the host copy, which the
+        // launch's stream-back may still be writing).
+        prog.runAffine(x, y, round, -round);
+        std::vector<cl_int> whole(kN);
+        std::iota(whole.begin(), whole.end(), 50 * round);
+        REQUIRE(clEnqueueWriteBuffer(env.queue, y, CL_FALSE, 0, kBytes, whole.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+        prog.runAddTo(y, x);
+        auto t = env.read<cl_int>(y, kN);
+        for (size_t i = 0; i < kN; ++i) REQUIRE(t[i] == whole[i] + xs[i]);
+    }
+    clReleaseMemObject(x), clReleaseMemObject(y);
+    clReleaseCommandQueue(other);
+}
+
 // A whole write goes into the host copy and on to the slot it runs on in pieces, several threads
 // copying and sending at once, and a large blocking read or write of a part goes through pinned
 // pieces (platform/memory/staged_transfer.hpp): every byte arrives, on either slot, for sizes that
