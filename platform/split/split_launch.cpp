@@ -44,7 +44,7 @@ void SplitLaunch::enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t l
         c.ran(queue, nullptr);  // sub-launches may be in flight, their end unknown: the lane stays this queue's
         throw;
     }
-    c.ran(queue, done.get());
+    if (done) c.ran(queue, done.get());  // else nothing was enqueued
 }
 
 void SplitLaunch::enqueuePart(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,
