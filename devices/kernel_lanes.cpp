@@ -1,17 +1,17 @@
 #include "devices/kernel_lanes.hpp"
 
+#include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
 namespace hetero {
 
 namespace {
 bool checking() {
     static const bool on = [] {
-        const char* v = std::getenv("HETERO_TEST_LANE_CHECK");
-        return v && *v && std::strcmp(v, "0") != 0;
+        auto v = config::get("HETERO_TEST_LANE_CHECK", "test_lane_check");
+        return v && !v->empty() && *v != "0";
     }();
     return on;
 }

@@ -16,9 +16,9 @@
 //
 // Elsewhere than on PoCL every command takes lane 0 and nothing is tracked.
 //
-// Test knob HETERO_TEST_LANE_CHECK=1: every command's event is kept until it is over, and a
-// command of a lane that another queue's command of it is still in flight aborts the process
-// with a message (what PoCL's abort would be, every time rather than now and then).
+// Test knob HETERO_TEST_LANE_CHECK=1: every command's event is kept until it is over, and a lane
+// with commands of two queues in flight at once aborts the process with a message (what PoCL's
+// abort would be, every time rather than now and then).
 #pragma once
 
 #include "devices/backend_commands.hpp"
@@ -54,8 +54,6 @@ public:
     // The chosen lane's command (its last on `queue`, where it made several) is enqueued, with
     // event `done` (a later command's on the same queue will do; null: Choice::event's own).
     void ran(Choice& choice, cl_command_queue queue, cl_event done);
-
-    bool tracked() const { return tracked_; }
 
 private:
     struct Lane {
