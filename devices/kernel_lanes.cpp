@@ -22,9 +22,19 @@ cl_event* KernelLanes::Choice::event(cl_event* wanted) {
     return own_.receive();
 }
 
+KernelLanes::Choice::~Choice() {
+    if (lock_.owns_lock()) owner_->record(*this, nullptr);
+}
+
+void KernelLanes::Choice::ran(cl_event done) {
+    if (lock_.owns_lock()) owner_->record(*this, done ? done : own_.get());
+}
+
 KernelLanes::Choice KernelLanes::choose(cl_command_queue queue) {
     Choice c;
     if (!tracked_) return c;
+    c.owner_ = this;
+    c.queue_ = queue;
     c.lock_ = std::unique_lock(mutex_);
     for (size_t i = 0; i < lanes_.size(); ++i)
         if (lanes_[i].queue == queue) {  // in order behind the lane's last command
@@ -41,9 +51,8 @@ KernelLanes::Choice KernelLanes::choose(cl_command_queue queue) {
     return c;
 }
 
-void KernelLanes::ran(Choice& choice, cl_command_queue queue, cl_event done) {
-    if (!choice.lock_.owns_lock()) return;
-    if (!done) done = choice.own_.get();
+void KernelLanes::record(Choice& choice, cl_event done) {
+    const cl_command_queue queue = choice.queue_;
     Lane& lane = lanes_[choice.lane_];
     if (checking()) {
         auto& flying = lane.inFlight;

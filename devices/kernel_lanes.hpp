@@ -35,25 +35,32 @@ public:
     KernelLanes(const KernelLanes&) = delete;
     KernelLanes& operator=(const KernelLanes&) = delete;
 
-    // A command's lane. Other commands of the kernel wait to choose until `ran` (or until the
-    // choice goes, when the command was not enqueued).
+    // A command's lane. Other commands of the kernel wait to choose until `ran`, or until the
+    // choice goes without it (the enqueue failed, perhaps after some of its commands went in
+    // flight: the lane then stays its queue's).
     class Choice {
     public:
+        Choice() = default;
+        Choice(Choice&&) = default;
+        Choice& operator=(Choice&&) = default;
+        ~Choice();
         unsigned lane() const { return lane_; }
         // Where the enqueue puts the command's event: `wanted` (the caller's, may be null), or one
         // of the lanes' own where the lanes need it and the caller does not.
         cl_event* event(cl_event* wanted);
+        // The command (its last, where it made several on its queue) is enqueued, with event `done`
+        // (a later command's on the same queue will do; null: event()'s own).
+        void ran(cl_event done);
 
     private:
         friend class KernelLanes;
+        KernelLanes* owner_ = nullptr;
+        cl_command_queue queue_ = nullptr;
         std::unique_lock<std::mutex> lock_;
         unsigned lane_ = 0;
         backend::Event own_;
     };
     Choice choose(cl_command_queue queue);
-    // The chosen lane's command (its last on `queue`, where it made several) is enqueued, with
-    // event `done` (a later command's on the same queue will do; null: Choice::event's own).
-    void ran(Choice& choice, cl_command_queue queue, cl_event done);
 
 private:
     struct Lane {
@@ -62,6 +69,7 @@ private:
         bool bound = false;  // its last command had no event: only its queue takes it again
         std::vector<std::pair<cl_command_queue, backend::Event>> inFlight;  // HETERO_TEST_LANE_CHECK only
     };
+    void record(Choice& choice, cl_event done);  // with the choice's lock held; lets it go
     const bool tracked_;
     std::mutex mutex_;
     std::vector<Lane> lanes_;

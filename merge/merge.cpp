@@ -104,7 +104,7 @@ void KernelSet::onLane(unsigned place, cl_command_queue queue, cl_event* wanted,
     KernelLanes::Choice choice = lanes.choose(queue);
     cl_event* event = choice.event(wanted);
     enqueue(lane(choice.lane()).kernels[place].get(), event);
-    lanes.ran(choice, queue, event ? *event : nullptr);
+    choice.ran(event ? *event : nullptr);
 }
 
 void KernelSet::prepare() {

@@ -874,7 +874,7 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         setVariantExtraArgs(c.kernel, numArgs + 1, transform::abortExtraArgs(r.range, r.launchId));
         check(backend::enqueueKernel(gpuQueue, c.kernel, r.launch.dims, r.launch.hasOffset ? r.launch.offset : nullptr,
                                      r.launch.global, r.launch.local, gpuWait, r.gpuDone.receive()));
-        c.ran(gpuQueue, r.gpuDone.get());
+        c.choice.ran(r.gpuDone.get());
     }
     backend::flush(gpuQueue);
 

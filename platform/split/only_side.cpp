@@ -75,22 +75,17 @@ bool submitOnlySide(Submission& sub, Kernel& kernel, const std::vector<KernelArg
             check(backend::setArg(variant, numArgs, word.get()));
             setVariantExtraArgs(variant, numArgs + 1, transform::abortExtraArgs(range, launchId));
             check(backend::enqueueKernel(q, variant, l.dims, l.hasOffset ? l.offset : nullptr, l.global, l.local, wait, &e));
-            c.ran(q, e);
+            c.choice.ran(e);
             return e;
         }
         auto subLaunches = transform::chunkLaunches(range, cut, groups);
-        try {
-            for (const auto& sl : subLaunches) {
-                setVariantExtraArgs(variant, numArgs, sl.extraArgs);
-                check(backend::enqueueKernel(q, variant, sl.dims, sl.offset, sl.global, sl.local, wait, nullptr));
-            }
-            // After every sub-launch (a marker without a wait list waits for all before it), or none.
-            check(backend::enqueueMarker(q, subLaunches.empty() ? backend::WaitList(wait) : backend::WaitList(), &e));
-        } catch (...) {
-            c.ran(q, nullptr);  // sub-launches may be in flight, their end unknown: the lane stays this queue's
-            throw;
+        for (const auto& sl : subLaunches) {
+            setVariantExtraArgs(variant, numArgs, sl.extraArgs);
+            check(backend::enqueueKernel(q, variant, sl.dims, sl.offset, sl.global, sl.local, wait, nullptr));
         }
-        c.ran(q, e);
+        // After every sub-launch (a marker without a wait list waits for all before it), or none.
+        check(backend::enqueueMarker(q, subLaunches.empty() ? backend::WaitList(wait) : backend::WaitList(), &e));
+        c.choice.ran(e);
         return e;
     });
     return true;

@@ -34,17 +34,12 @@ void SplitLaunch::enqueueChunk(unsigned slot, cl_command_queue queue, uint64_t l
     std::lock_guard lock(variants->mutex);
     if (!variants->chunk[slot]) fail(CL_INVALID_OPERATION);
     KernelVariants::LaneCommand c = variants->chunkOn(slot, queue);
-    try {
-        kernel->applyArgs(c.kernel, slot, args, objectsOf);
-        for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
-            setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
-            check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
-        }
-    } catch (...) {
-        c.ran(queue, nullptr);  // sub-launches may be in flight, their end unknown: the lane stays this queue's
-        throw;
+    kernel->applyArgs(c.kernel, slot, args, objectsOf);
+    for (const auto& sl : transform::chunkLaunches(range, lo, hi, groupSplit)) {
+        setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+        check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, wait, done.receive()));
     }
-    if (done) c.ran(queue, done.get());  // else nothing was enqueued
+    c.choice.ran(done.get());
 }
 
 void SplitLaunch::enqueuePart(unsigned slot, cl_command_queue queue, uint64_t lo, uint64_t hi,

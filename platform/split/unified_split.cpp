@@ -209,20 +209,15 @@ void runSide(UnifiedRun& r, Side side) {
             try {
                 std::lock_guard lock(r.variants->mutex);
                 KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
-                try {
-                    r.kernel->applyArgs(c.kernel, slot, r.args);
-                    for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-                        setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
-                        backend::Event e;
-                        check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
-                        last = std::move(e);  // releases the one before
-                        ++enqueued;
-                    }
-                } catch (const Error&) {
-                    if (enqueued) c.ran(queue, last.get());  // what went in flight (the queue is in order)
-                    throw;
+                r.kernel->applyArgs(c.kernel, slot, r.args);
+                for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
+                    setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+                    backend::Event e;
+                    check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
+                    last = std::move(e);  // releases the one before
+                    ++enqueued;
                 }
-                c.ran(queue, last.get());
+                c.choice.ran(last.get());
             } catch (const Error& e) {
                 error = e.code;
             }

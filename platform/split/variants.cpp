@@ -232,37 +232,39 @@ bool KernelVariants::ready() {
             fixedWorkGroupSize |= fixed[0] || fixed[1] || fixed[2];
         chunk.push_back(std::move(chunkKernel));
         abort.push_back(std::move(abortKernel));
+        for (Laned* v : {&chunkLaned_, &abortLaned_}) {
+            v->lanes.push_back(p ? &program->kernelLanes(static_cast<unsigned>(slot), name + v->suffix) : nullptr);
+            v->others.emplace_back();
+        }
     }
     ready_.store(true, std::memory_order_release);
     return true;
 }
 
-KernelVariants::LaneCommand KernelVariants::laneCommand(const char* suffix, std::vector<backend::Kernel>& lane0,
-                                                        std::vector<std::vector<backend::Kernel>>& others, unsigned slot,
-                                                        cl_command_queue queue) {
+KernelVariants::LaneCommand KernelVariants::laneCommand(Laned& variant, unsigned slot, cl_command_queue queue) {
     LaneCommand c;
-    c.lanes = &program->kernelLanes(slot, analysis->name + suffix);
-    c.choice = c.lanes->choose(queue);
+    KernelLanes* lanes = slot < variant.lanes.size() ? variant.lanes[slot] : nullptr;
+    if (!lanes) fail(CL_INVALID_OPERATION);  // no variants on the slot
+    c.choice = lanes->choose(queue);
     const unsigned lane = c.choice.lane();
     if (lane == 0) {
-        c.kernel = lane0.at(slot).get();
+        c.kernel = variant.lane0[slot].get();
         return c;
     }
-    if (others.size() <= slot) others.resize(slot + 1);
-    auto& mine = others[slot];
+    auto& mine = variant.others[slot];
     if (mine.size() < lane) mine.resize(lane);
-    if (!mine[lane - 1]) mine[lane - 1] = backend::kernel(program->laneProgram(slot, lane), analysis->name + suffix);
+    if (!mine[lane - 1]) mine[lane - 1] = backend::kernel(program->laneProgram(slot, lane), analysis->name + variant.suffix);
     c.kernel = mine[lane - 1].get();
     if (!c.kernel) fail(CL_OUT_OF_RESOURCES);
     return c;
 }
 
 KernelVariants::LaneCommand KernelVariants::chunkOn(unsigned slot, cl_command_queue queue) {
-    return laneCommand("__hetero_chunk", chunk, chunkLanes_, slot, queue);
+    return laneCommand(chunkLaned_, slot, queue);
 }
 
 KernelVariants::LaneCommand KernelVariants::abortOn(unsigned slot, cl_command_queue queue) {
-    return laneCommand("__hetero_abort", abort, abortLanes_, slot, queue);
+    return laneCommand(abortLaned_, slot, queue);
 }
 
 void setVariantExtraArgs(cl_kernel k, cl_uint first, const std::vector<transform::ExtraArg>& extra) {

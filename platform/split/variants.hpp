@@ -82,21 +82,26 @@ struct KernelVariants {
     bool ready();
     // A command of the chunk (abort) variant on `slot`'s `queue`: the kernel of the lane it takes
     // (kernel_lanes.hpp), `chunk[slot]` (`abort[slot]`) for lane 0. With `mutex` held, once ready;
-    // `ran` once the command is enqueued (the lanes stay held until then).
+    // `choice.ran` once the command is enqueued (the lanes stay held until then).
     struct LaneCommand {
         cl_kernel kernel = nullptr;
-        KernelLanes* lanes = nullptr;
         KernelLanes::Choice choice;
-        cl_event* event(cl_event* wanted) { return choice.event(wanted); }
-        void ran(cl_command_queue queue, cl_event done) { lanes->ran(choice, queue, done); }
     };
     LaneCommand chunkOn(unsigned slot, cl_command_queue queue);
     LaneCommand abortOn(unsigned slot, cl_command_queue queue);
 
 private:
-    LaneCommand laneCommand(const char* suffix, std::vector<backend::Kernel>& lane0,
-                            std::vector<std::vector<backend::Kernel>>& others, unsigned slot, cl_command_queue queue);
-    std::vector<std::vector<backend::Kernel>> chunkLanes_, abortLanes_;  // per slot, by lane - 1
+    // One variant kernel's builds on every slot: lane 0's (chunk or abort), the lanes' shared with
+    // every kernel object of its name (found once, when ready), and this object's kernels of the
+    // lanes above 0.
+    struct Laned {
+        const char* suffix;
+        std::vector<backend::Kernel>& lane0;
+        std::vector<KernelLanes*> lanes;               // per slot
+        std::vector<std::vector<backend::Kernel>> others;  // per slot, by lane - 1
+    };
+    LaneCommand laneCommand(Laned& variant, unsigned slot, cl_command_queue queue);
+    Laned chunkLaned_{"__hetero_chunk", chunk, {}, {}}, abortLaned_{"__hetero_abort", abort, {}, {}};
     std::atomic<bool> ready_{false};
 };
 
