@@ -250,6 +250,7 @@ void decideSplit(SplitDecision& d, Kernel& kernel, KernelVariants& kv, const std
             return;
         }
         pollLaunchTimings();
+        fits.variantsLoaded = kv.ready();  // else a split would first load them (SplitHistory::paysBackHere)
         h = SplitHistory::instance().decide(kv.historyKey, historySizeOf(launch),
                                             nwaySlots ? nwaySplitCost(kv, args, *nwaySlots, fits)
                                                       : splitCost(kernel, kv, args, fits));

@@ -52,7 +52,8 @@ double SplitHistory::gainBoundLocked(const Kernel& k, double wholeSeconds, const
     return wholeSeconds * r / (1 + r) - kSplitFixedSeconds - cost.bytesMoved / link;
 }
 
-double SplitHistory::planShareLocked(const Kernel& k, double whole, double items, const LaunchCost& cost) const {
+double SplitHistory::planShareLocked(const Kernel& k, double whole, double items, const LaunchCost& cost,
+                                     double* gain) const {
     if (!cost.plannable || k.cpuSecondsPerItem <= 0 || whole <= 0 || items <= 0) return -1;
     const double gpuPerItem = whole / items, cpuPerItem = k.cpuSecondsPerItem;
     // The CPU's fixed costs: until its chunk starts (as measured: inputs brought to the CPU included),
@@ -66,6 +67,7 @@ double SplitHistory::planShareLocked(const Kernel& k, double whole, double items
     const double itemsPerGroup = cost.workGroups > 0 ? items / double(cost.workGroups) : 1;
     if (cpuItems < itemsPerGroup) return 0;  // not one work-group
     const double predicted = std::max(fixed + cpuItems * cpuPerItem, whole - cpuItems * gpuPerItem);
+    if (gain) *gain = whole - predicted;
     return whole - predicted >= kMinPlanGain * whole ? cpuItems / items : 0;
 }
 
@@ -153,22 +155,34 @@ double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, c
     return gainBoundLocked(kernels_[kernel], wholeSeconds, cost);
 }
 
+bool SplitHistory::paysBackHere(const Kernel& k, const LaunchCost& cost, double gainPerLaunch) const {
+    if (k.splitHere || k.launchesPerProcess < 0) return true;  // paid already, or nothing known to go by
+    // The launches left, this one included: the average's remainder, or, in a process already past
+    // it, as many again as it made (a process that ran long is likely to run on).
+    const double made = k.launchesHere;
+    const double left = std::max(k.launchesPerProcess - made + 1, made);
+    // Before a split gains: a launch that loads the variants (it runs whole), and the first split.
+    const double warmups = cost.variantsLoaded ? 1 : 2;
+    const double firstCosts = (cost.variantsLoaded ? 0 : kVariantLoadSeconds) + kFirstSplitSeconds;
+    return (left - warmups) * gainPerLaunch > firstCosts;
+}
+
 SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost) {
     std::lock_guard lock(mutex_);
     Kernel& k = kernels_[kernel];
     Size& s = k.sizes[size];
     ++s.launches;
     ++k.launches;
+    const bool loading = k.launchesHere++ == 0;  // its time would include loading the kernel
     Decision d;
     if (s.timing && s.launches - s.timingSince > kTimingLost) s.timing = false;
-    const bool loading = !k.launchedHere;  // its time would include loading the kernel
-    k.launchedHere = true;
     if (cost.fitsGpuAtOnce()) return d;  // cannot gain, and more data cannot change that
     // Running whole takes the size's measured time, else the kernel's time per work-item there.
     const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
     d.wholeSeconds = whole;
     // Once the CPU's speed is known, only a plan that gains may split (and splits as planned).
-    const double plan = planShareLocked(k, whole, size.workItems(), cost);
+    double planGain = 0;
+    const double plan = planShareLocked(k, whole, size.workItems(), cost, &planGain);
     const bool mayGain = whole < 0 || (plan >= 0 ? plan > 0 : gainBoundLocked(k, whole, cost) > 0);
     if (plan > 0) d.plannedShare = plan;
     // Only a launch that runs whole takes the size's one timing: a split one never reports it.
@@ -196,11 +210,13 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     if (s.splitPays()) {
         // Splitting was measured to pay (whatever the model expected): run whole now and then, to
         // see whether it still does.
-        if (s.launches % s.probeEvery == 0) return runWhole();
+        if (s.launches % s.probeEvery == 0 || !paysBackHere(k, cost, s.whole - s.split)) return runWhole();
         d.split = true;
         return d;
     }
-    if (!mayGain) return runWhole();
+    // A probe or a plan's trial measures only after the process's first split: it is worth trying
+    // where a process of this kernel could gain it back (at the model's bound).
+    if (!mayGain || !paysBackHere(k, cost, plan > 0 ? planGain : gainBoundLocked(k, whole, cost))) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost (a
     // split measured here did not pay, or the branch above took it).
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
@@ -222,6 +238,7 @@ void SplitHistory::countWholeLaunches(const std::string& kernel, const LaunchSiz
     Size& s = k.sizes[size];
     s.launches += launches;
     k.launches += launches;
+    k.launchesHere += launches;
     if (s.whole > 0) k.wholeSeconds += s.whole * launches;
 }
 
@@ -316,6 +333,11 @@ std::string SplitHistory::serialize() {
                number(k.secondsPerItem) + " " + number(k.cpuRatio) + " " + number(k.cpuSecondsPerItem) + " " +
                number(k.cpuStartSeconds);
         for (const auto& [slot, seconds] : k.nwayGpuSecondsPerItem) out += " gpu" + std::to_string(slot) + "=" + number(seconds);
+        // This process's launches averaged in (it is about to end: the history is written at exit).
+        const double perProcess = k.launchesHere == 0         ? k.launchesPerProcess
+                                  : k.launchesPerProcess < 0 ? double(k.launchesHere)
+                                                             : 0.5 * (k.launchesPerProcess + double(k.launchesHere));
+        if (perProcess > 0) out += " perprocess=" + number(perProcess);
         out += "\n";
         for (const auto& [size, s] : k.sizes) {
             if (!s.measured && s.split < 0) continue;  // nothing learned yet
@@ -352,9 +374,15 @@ bool SplitHistory::deserialize(const std::string& text) {
                 b == 0)
                 return false;
             // Then each GPU slot's speed in N-way splits, "gpu<slot>=<seconds per work-item>" (written
-            // since the CPU joins N-way splits; a history without them reads as before).
+            // since the CPU joins N-way splits), and "perprocess=<launches>"; a history without them
+            // reads as before.
             for (std::string field; in >> field;) {
                 const size_t eq = field.find('=');
+                if (field.compare(0, 11, "perprocess=") == 0) {
+                    std::istringstream value(field.substr(11));
+                    if (!readNumber(value, k.launchesPerProcess) || k.launchesPerProcess <= 0) return false;
+                    continue;
+                }
                 if (field.compare(0, 3, "gpu") != 0 || eq == std::string::npos) return false;
                 std::istringstream slot(field.substr(3, eq - 3)), seconds(field.substr(eq + 1));
                 unsigned long long index = 0;

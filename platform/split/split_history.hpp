@@ -18,6 +18,13 @@
 //    it runs whole, never timed or probed (LaunchCost::fitsGpuAtOnce).
 //  - A kernel's first launch in a process also loads it (milliseconds on NVIDIA): it is never
 //    timed. A program that launches each kernel once never pays for the CPU being there.
+//  - A kernel's first split in a process measures nothing and costs extra (paysBackHere): the
+//    variants load (the launch that starts their build runs whole and waits for it) and the first
+//    split pays every first use. So a process splits a kernel (a split that pays, a probe or a plan)
+//    only where the launches it is expected to have left (launchesPerProcess, an average over earlier
+//    processes kept with the history) gain more than that. syrk on the H200, two launches a process:
+//    every process loaded the variants for one split and learned nothing, 1.22x native
+//    (docs/results/h200-session42).
 //  - A size that may gain is timed run whole first, then the next launch is a probe: split and
 //    timed. The faster way is kept (a split only if it won by more than noise, kMinSplitWin); the
 //    slower one is re-probed now and then, twice as rarely after each loss. A size that cannot
@@ -85,6 +92,9 @@ struct LaunchCost {
     // The engine that would split it runs planned shares (the GPU + CPU pair in discrete memory):
     // otherwise planShare says nothing and the model above decides.
     bool plannable = false;
+    // The kernel's split variants are built and loaded (KernelVariants::ready): else a split would
+    // first load them (SplitHistory::kVariantLoadSeconds).
+    bool variantsLoaded = true;
     uint64_t workGroups = 0;        // of the launch (0: not known)
     unsigned gpuComputeUnits = 0;   // of the slot it runs on whole (0: not known)
     bool fitsGpuAtOnce() const { return workGroups > 0 && gpuComputeUnits > 0 && workGroups <= gpuComputeUnits; }
@@ -144,6 +154,12 @@ public:
     // What the CPU side spends after its chunk (compare and send its results, the merge), per byte
     // the launch writes: syr2k's 4 MiB took 0.3 ms on the H100 machine's 16 cores.
     static constexpr double kSendBytesPerSecond = 15e9;
+    // What a process's first split of a kernel costs beyond the split (H200, syrk and syr2k
+    // STANDARD, docs/results/h200-session42): loading the variants, where they are not yet (the
+    // launch that starts their build ran whole 0.7-1.0 ms slower), and the first split's first
+    // uses (0.2-0.5 ms over the next split; an adaptive one up to 2.5 ms).
+    static constexpr double kVariantLoadSeconds = 1e-3;
+    static constexpr double kFirstSplitSeconds = 0.5e-3;
 
     struct Decision {
         bool split = false;
@@ -264,7 +280,10 @@ private:
     };
     struct Kernel {
         unsigned launches = 0;
-        bool launchedHere = false;   // launched in this process (its first launch loaded it)
+        unsigned launchesHere = 0;   // in this process (its first launch loaded it)
+        // The launches a process made of it, on average over the processes the history kept (negative:
+        // not known); this process's count is averaged in when the history is written (serialize).
+        double launchesPerProcess = -1;
         bool splitHere = false;      // split in this process (its first split loaded the variants)
         unsigned probeEvery = 1;     // between first probes at new sizes: 1 until a split loses, then doubling
         unsigned probing = 0;        // probes out
@@ -280,8 +299,13 @@ private:
         std::map<LaunchSize, Size> sizes;
     };
     double ratioFor(const Kernel& k) const;  // with mutex_ held
+    // Whether a split of `k` now, gaining `gainPerLaunch` a launch, pays for what a process's first
+    // split costs before it gains (always once it split in this process).
+    bool paysBackHere(const Kernel& k, const LaunchCost& cost, double gainPerLaunch) const;
     double gainBoundLocked(const Kernel& k, double wholeSeconds, const LaunchCost& cost) const;
-    double planShareLocked(const Kernel& k, double wholeSeconds, double items, const LaunchCost& cost) const;
+    // (`gain`, where given: what the planned split is expected to save, once it says a share.)
+    double planShareLocked(const Kernel& k, double wholeSeconds, double items, const LaunchCost& cost,
+                           double* gain = nullptr) const;
 
     std::mutex mutex_;
     std::map<std::string, Kernel> kernels_;

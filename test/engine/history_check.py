@@ -2,9 +2,10 @@
 """Auto mode's history between runs (platform/split/history_store.hpp), as an application meets it:
 the same program run twice with XDG_CACHE_HOME pointing at a fresh directory. The first run writes
 one split-history file for the device set; the second reads it and goes on counting where the first
-ended (launches that fit a device at once are never counted), and a program's last timing, which no
-decision heard, is written too; a damaged file costs one warning and is replaced; a cache directory that cannot be written costs one
-warning; HETERO_HISTORY_CACHE=off writes nothing. The program passes every time."""
+ended (launches that fit a device at once are never counted), with the launches a process makes
+averaged, and a program's last timing, which no decision heard, is written too; a damaged file costs
+one warning and is replaced; a cache directory that cannot be written costs one warning;
+HETERO_HISTORY_CACHE=off writes nothing. The program passes every time."""
 
 import argparse
 import glob
@@ -44,6 +45,12 @@ def launches(text):
     return int(m.group(1))
 
 
+def per_process(text):
+    """The launches a process made of kernel 'increment', averaged over the runs (None: not written)."""
+    m = re.search(r"^kernel [0-9a-f]{16}/increment .* perprocess=(\S+)$", text, re.M)
+    return float(m.group(1)) if m else None
+
+
 def check(condition, message):
     if not condition:
         sys.exit(message)
@@ -63,6 +70,7 @@ def main():
         check(re.search(r"^size 1 65536 1 1 \S+ \S+ 1 ", text, re.M), "the timed size is not in the file:\n" + text)
         first = launches(text)
         check(first == 6, "the first run decided %d launches, not 6" % first)
+        check(per_process(text) == 6, "the first run's launches per process are not 6:\n" + text)
         check(not re.search(r"^kernel [0-9a-f]{16}/calibrate ", text, re.M),
               "launches of one work-group (they fit any device at once) were counted in the history:\n" + text)
 
@@ -71,6 +79,7 @@ def main():
 
         _, text = history_file(cache)
         check(launches(text) == 12, "the second run did not go on from the first (%d launches)" % launches(text))
+        check(per_process(text) == 6, "two runs of 6 launches do not average 6 a process:\n" + text)
 
         header = text.split("\n", 1)[0]
         for damaged in ("\x00\x01 not a history at all\n", header + "\nkernel broken\n"):

@@ -4,7 +4,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using hetero::LaunchCost;
 using hetero::LaunchSize;
@@ -861,4 +864,112 @@ TEST_CASE("split history: measurements change the history, deciding and counting
     REQUIRE(read.deserialize(h.serialize()));
     CHECK(read.changes() > readBefore);
     CHECK(h.changes() == before);
+}
+
+namespace {
+
+// One process of a program launching kernel "k" at one size, on a machine where it takes 4.75 ms
+// whole and 4.59 ms split (syrk STANDARD on an H200, docs/results/h200-session42), with the engine
+// as auto mode meets it: a split asked for before the variants are loaded starts their build and
+// runs whole (they are loaded from the next launch on); the process's first split measures nothing.
+struct ShortGainProcess {
+    explicit ShortGainProcess(const std::string& history = {}) {
+        if (!history.empty()) REQUIRE(h.deserialize(history));
+    }
+    SplitHistory h;
+    bool variantsLoaded = false;
+    unsigned splits = 0, firstSplitAt = 0;
+
+    std::string run(unsigned launches) {
+        for (unsigned i = 1; i <= launches; ++i) {
+            LaunchCost cost = syr2kCost();
+            cost.variantsLoaded = variantsLoaded;
+            SplitHistory::Decision d = h.decide("k", syr2kSize(), cost);
+            if (d.split && !variantsLoaded) {
+                variantsLoaded = true;  // this launch runs whole while they build
+            } else if (d.split) {
+                ++splits;
+                if (firstSplitAt == 0) firstSplitAt = i;
+                h.recordSplit("k", syr2kSize(), 4.59 * kMs, d.probe != nullptr);
+            } else if (d.timeWhole) {
+                h.recordWhole("k", syr2kSize(), 4.75 * kMs);
+            }
+        }
+        return h.serialize();  // as at the process's exit
+    }
+};
+
+}  // namespace
+
+TEST_CASE("split history: a process too short to gain back loading the variants and its first split runs whole",
+          "[split_history][payback]") {
+    // A long first process learns that splitting pays (0.16 ms a launch).
+    ShortGainProcess first;
+    std::string history = first.run(100);
+    REQUIRE(first.splits > 80);
+    CHECK(history.find(" perprocess=100\n") != std::string::npos);
+    // Then processes of two launches: the first of them expects a long one (the average says 100)
+    // and splits; as the average comes down, they stop paying for a split they cannot gain back.
+    std::vector<unsigned> splits;
+    for (int p = 0; p < 10; ++p) {
+        ShortGainProcess two(history);
+        history = two.run(2);
+        splits.push_back(two.splits);
+    }
+    CHECK(splits.front() == 1);
+    CHECK(std::all_of(splits.end() - 4, splits.end(), [](unsigned n) { return n == 0; }));
+    // A process that runs on past the average is expected to run as long again: it splits once
+    // that gains back the cost, and then splits as before.
+    ShortGainProcess longer(history);
+    longer.run(200);
+    CHECK(longer.firstSplitAt >= 8);
+    CHECK(longer.firstSplitAt <= 24);
+    CHECK(longer.splits > 150);
+}
+
+TEST_CASE("split history: a probe that a process could not measure or gain back is not tried",
+          "[split_history][payback]") {
+    // Processes of two launches: the first loads the kernel, the second is timed whole.
+    ShortGainProcess first;
+    const std::string history = first.run(2);
+    REQUIRE(first.splits == 0);
+    REQUIRE(history.find(" perprocess=2\n") != std::string::npos);
+    // The next one would probe at its first launch (it may gain, by the model), but its variants
+    // would load for a probe that runs at its second launch and measures nothing.
+    ShortGainProcess second(history);
+    second.run(2);
+    CHECK(second.splits == 0);
+    CHECK_FALSE(second.variantsLoaded);  // nor were they loaded
+    // Without the history of earlier processes, a process may probe as before.
+    ShortGainProcess fresh;
+    fresh.run(6);
+    CHECK(fresh.splits > 0);
+}
+
+TEST_CASE("split history: launches per process are kept between runs, and a history without them reads as before",
+          "[split_history][payback][store]") {
+    SplitHistory h;
+    loaded(h);
+    for (int i = 0; i < 9; ++i) h.decide("k", size(64));
+    h.countWholeLaunches("k", size(64), 10);
+    const std::string text = h.serialize();
+    REQUIRE(text.find(" perprocess=20\n") != std::string::npos);  // loaded's launch, 9, 10
+    SplitHistory next;
+    REQUIRE(next.deserialize(text));
+    CHECK(next.serialize() == text);  // nothing launched in it: the average as it was
+    next.decide("k", size(64));
+    CHECK(next.serialize().find(" perprocess=10.5\n") != std::string::npos);
+    // Written before the field existed: read, with nothing known per process.
+    std::string old = text;
+    old.erase(old.find(" perprocess=20"), std::string(" perprocess=20").size());
+    SplitHistory older;
+    REQUIRE(older.deserialize(old));
+    older.decide("k", size(64));
+    CHECK(older.serialize().find(" perprocess=1\n") != std::string::npos);
+    for (const char* bad : {" perprocess=-1", " perprocess=0", " perprocess=x", " perprocess="}) {
+        std::string damaged = text;
+        damaged.replace(damaged.find(" perprocess=20"), std::string(" perprocess=20").size(), bad);
+        SplitHistory rejected;
+        CHECK_FALSE(rejected.deserialize(damaged));
+    }
 }
