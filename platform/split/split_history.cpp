@@ -161,10 +161,11 @@ bool SplitHistory::paysBackHere(const Kernel& k, const LaunchCost& cost, double 
     // it, as many again as it made (a process that ran long is likely to run on).
     const double made = k.launchesHere;
     const double left = std::max(k.launchesPerProcess - made + 1, made);
-    // Before a split gains: a launch that loads the variants (it runs whole), and the first split.
-    const double warmups = cost.variantsLoaded ? 1 : 2;
+    // A launch that loads the variants runs whole (and waits for them); the first split gains too,
+    // beyond its own extra.
+    const double splits = cost.variantsLoaded ? left : left - 1;
     const double firstCosts = (cost.variantsLoaded ? 0 : kVariantLoadSeconds) + kFirstSplitSeconds;
-    return (left - warmups) * gainPerLaunch > firstCosts;
+    return splits * gainPerLaunch > firstCosts;
 }
 
 SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost) {
