@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Session 43 call D (GPU machine, an H100 this session): why a launch on a profiling queue costs Hetero 1.7-2.4 us more
-# than natively while a plain one costs nothing more (call B). bench/launch_cost, patterns plain and
-# profiling, five rounds interleaved: native NVIDIA, Hetero held to the GPU with the submit thread
-# (HETERO_SUBMIT_THREAD=auto, the default) and without it (off).
+# Session 43 call D (GPU machine, an H100 this session): why a launch on a profiling queue costs
+# Hetero 1.7-2.4 us more than natively while a plain one costs nothing more (call B).
+# bench/launch_cost, patterns plain and profiling, five rounds interleaved: native NVIDIA, Hetero
+# held to the GPU with the submit thread (HETERO_SUBMIT_THREAD=auto, the default) and without it
+# (off).
 set -uo pipefail
 source .device/env.sh
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT

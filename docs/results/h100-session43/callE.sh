@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Session 43 call E (GPU machine, an H100 this session): call D's profiling-queue extra (about 3 us a launch, with or
-# without the submit thread) against how often Hetero flushes launches without events
-# (HETERO_TEST_FLUSH_EVERY: 16 by default, 0 never, 1 every launch), submit thread off, five rounds
-# interleaved with native.
+# Session 43 call E (GPU machine, an H100 this session): call D's profiling-queue extra (about 3 us
+# a launch, with or without the submit thread) against how often Hetero flushes launches without
+# events (HETERO_TEST_FLUSH_EVERY: 16 by default, 0 never, 1 every launch), submit thread off, five
+# rounds interleaved with native.
 set -uo pipefail
 source .device/env.sh
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
