@@ -940,6 +940,12 @@ TEST_CASE("split history: a probe that a process could not measure or gain back 
     second.run(2);
     CHECK(second.splits == 0);
     CHECK_FALSE(second.variantsLoaded);  // nor were they loaded
+    // With the variants built already (HETERO_SPLIT_BUILD=eager), only the first split's extra is
+    // to gain back: two launches at the model's bound do.
+    ShortGainProcess eager(history);
+    eager.variantsLoaded = true;
+    eager.run(2);
+    CHECK(eager.splits > 0);
     // Without the history of earlier processes, a process may probe as before.
     ShortGainProcess fresh;
     fresh.run(6);
