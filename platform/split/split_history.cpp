@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 namespace hetero {
 
@@ -181,10 +182,12 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     // Running whole takes the size's measured time, else the kernel's time per work-item there.
     const double whole = s.measured ? s.whole : k.secondsPerItem >= 0 ? k.secondsPerItem * size.workItems() : -1;
     d.wholeSeconds = whole;
-    // Once the CPU's speed is known, only a plan that gains may split (and splits as planned).
+    // Once the CPU's speed is known, only a plan that gains may split (and splits as planned); what
+    // a split is expected to gain is then the plan's prediction, else the model's bound.
     double planGain = 0;
     const double plan = planShareLocked(k, whole, size.workItems(), cost, &planGain);
-    const bool mayGain = whole < 0 || (plan >= 0 ? plan > 0 : gainBoundLocked(k, whole, cost) > 0);
+    const double expectedGain = plan >= 0 ? planGain : whole >= 0 ? gainBoundLocked(k, whole, cost) : 0;
+    const bool mayGain = whole < 0 || (plan >= 0 ? plan > 0 : expectedGain > 0);
     if (plan > 0) d.plannedShare = plan;
     // Only a launch that runs whole takes the size's one timing: a split one never reports it.
     auto runWhole = [&] {
@@ -216,8 +219,8 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         return d;
     }
     // A probe or a plan's trial measures only after the process's first split: it is worth trying
-    // where a process of this kernel could gain it back (at the model's bound).
-    if (!mayGain || !paysBackHere(k, cost, plan > 0 ? planGain : gainBoundLocked(k, whole, cost))) return runWhole();
+    // where a process of this kernel could gain it back at the gain expected.
+    if (!mayGain || !paysBackHere(k, cost, expectedGain)) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost (a
     // split measured here did not pay, or the branch above took it).
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
@@ -301,6 +304,8 @@ void SplitHistory::recordSplit(const std::string& kernel, const LaunchSize& size
 // ---------------------------------------------------------------------------------------------
 namespace {
 constexpr const char* kHeader = "hetero split history 2";
+// A kernel line's field with the launches a process makes of it (Kernel::launchesPerProcess).
+constexpr std::string_view kPerProcess = "perprocess=";
 
 std::string number(double v) {
     char buf[40];
@@ -338,7 +343,7 @@ std::string SplitHistory::serialize() {
         const double perProcess = k.launchesHere == 0         ? k.launchesPerProcess
                                   : k.launchesPerProcess < 0 ? double(k.launchesHere)
                                                              : 0.5 * (k.launchesPerProcess + double(k.launchesHere));
-        if (perProcess > 0) out += " perprocess=" + number(perProcess);
+        if (perProcess > 0) out += " " + std::string(kPerProcess) + number(perProcess);
         out += "\n";
         for (const auto& [size, s] : k.sizes) {
             if (!s.measured && s.split < 0) continue;  // nothing learned yet
@@ -379,8 +384,8 @@ bool SplitHistory::deserialize(const std::string& text) {
             // reads as before.
             for (std::string field; in >> field;) {
                 const size_t eq = field.find('=');
-                if (field.compare(0, 11, "perprocess=") == 0) {
-                    std::istringstream value(field.substr(11));
+                if (field.compare(0, kPerProcess.size(), kPerProcess) == 0) {
+                    std::istringstream value(field.substr(kPerProcess.size()));
                     if (!readNumber(value, k.launchesPerProcess) || k.launchesPerProcess <= 0) return false;
                     continue;
                 }
