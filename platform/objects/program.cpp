@@ -115,6 +115,9 @@ Program* Program::link(Context* context, const std::vector<Program*>& inputs, co
 }
 
 Program::~Program() {
+    // Split variants built with the program (history) may be compiling still: nothing of a program
+    // the application let go of compiles on unseen (event_tail.hpp says why).
+    if (variants_) variants_->waitForBuild();
     // Before the split variants' programs (variants_): the order the backends were tested with.
     fromKept_.clear();
     superseded_.clear();

@@ -30,7 +30,8 @@ bool nwayCpuJoins();
 bool quietWaits();
 
 // HETERO_SPLIT_BUILD: eager builds a program's split variants with the program; lazy (default)
-// when a launch of one of its kernels first wants to split.
+// when a launch of one of its kernels first wants to split, or where auto mode's history says one
+// will (SplitHistory::prebuildVariants).
 bool eagerVariantBuilds();
 
 // HETERO_TEST_SPLIT_ONLY=gpu|cpu: a measuring knob whose RESULTS ARE WRONG on purpose (bench/run's

@@ -311,10 +311,8 @@ SplitDecision nwayDecision(Kernel& kernel, KernelVariants& kv, const std::vector
     return d;
 }
 
-}  // namespace
-
-SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
-                            unsigned preferredSlot) {
+SplitDecision decideLaunch(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                           unsigned preferredSlot) {
     SplitDecision d;
     d.gpuSlot = preferredSlot;
     auto kv = kernel.variants();
@@ -361,6 +359,19 @@ SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, 
     // untimed, and need nothing else looked at (no allocation, no walk over the storages).
     decideSplit(d, kernel, *kv, args, launch, splitMode() != SplitMode::Always && share < 0);
     unlessBuilt(d, kernel, *kv, ready);
+    return d;
+}
+
+}  // namespace
+
+SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
+                            unsigned preferredSlot) {
+    SplitDecision d = decideLaunch(kernel, args, launch, preferredSlot);
+    // A build of the variants under way (started with the program, SplitHistory::prebuildVariants,
+    // or by an earlier launch) holds every launch of the kernel until it is over: the application
+    // that saw its launches complete may exit, and no compiler may run on then (event_tail.hpp).
+    if (!d.variantsBuilding)
+        if (auto kv = kernel.variants(); kv && !kv->ready()) d.variantsBuilding = kv->program->buildingTail();
     return d;
 }
 

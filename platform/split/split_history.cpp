@@ -156,6 +156,12 @@ double SplitHistory::gainBound(const std::string& kernel, double wholeSeconds, c
     return gainBoundLocked(kernels_[kernel], wholeSeconds, cost);
 }
 
+bool SplitHistory::prebuildVariants(const std::string& kernel) {
+    std::lock_guard lock(mutex_);
+    const auto k = kernels_.find(kernel);
+    return k != kernels_.end() && k->second.prebuild;
+}
+
 bool SplitHistory::paysBackHere(const Kernel& k, const LaunchCost& cost, double gainPerLaunch) const {
     if (k.splitHere || k.launchesPerProcess < 0) return true;  // paid already, or nothing known to go by
     // The launches left, this one included: the average's remainder, or, in a process already past
@@ -211,16 +217,24 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
         return d;
     };
     if (!s.measured) return runWhole();
+    // Whether a split that would be made now pays back in this process; where it does not only
+    // because the variants are not loaded, the next process builds them with the program
+    // (prebuildVariants).
+    auto paysBack = [&](double gain) {
+        if (paysBackHere(k, cost, gain)) return k.wantedHere = true;
+        LaunchCost loaded = cost;
+        loaded.variantsLoaded = true;
+        k.wantedHere = k.wantedHere || paysBackHere(k, loaded, gain);
+        return false;
+    };
     if (s.splitPays()) {
         // Splitting was measured to pay (whatever the model expected): run whole now and then, to
         // see whether it still does.
-        if (s.launches % s.probeEvery == 0 || !paysBackHere(k, cost, s.whole - s.split)) return runWhole();
+        if (s.launches % s.probeEvery == 0 || !paysBack(s.whole - s.split)) return runWhole();
         d.split = true;
         return d;
     }
-    // A probe or a plan's trial measures only after the process's first split: it is worth trying
-    // where a process of this kernel could gain it back at the gain expected.
-    if (!mayGain || !paysBackHere(k, cost, expectedGain)) return runWhole();
+    if (!mayGain) return runWhole();
     // A split now would be a probe: the first at this size, or a re-probe of a split that lost (a
     // split measured here did not pay, or the branch above took it).
     // A size's first plan is tried at once, whatever earlier (adaptive) probes lost: it promises a gain,
@@ -229,6 +243,9 @@ SplitHistory::Decision SplitHistory::decide(const std::string& kernel, const Lau
     const bool due = firstPlan || (s.split < 0 ? k.launches % k.probeEvery == 0 : s.launches % s.probeEvery == 0);
     if (!due || k.probing > 0 || (!firstPlan && k.probeLoss + k.lastLoss > kProbeBudget * k.wholeSeconds))
         return runWhole();
+    // A probe or a plan's trial measures only after the process's first split: it is worth trying
+    // where a process of this kernel could gain it back at the gain expected.
+    if (!paysBack(expectedGain)) return runWhole();
     ++k.probing;
     d.split = true;
     d.probe = std::make_shared<ProbeTicket>(*this, kernel);
@@ -306,6 +323,8 @@ namespace {
 constexpr const char* kHeader = "hetero split history 2";
 // A kernel line's field with the launches a process makes of it (Kernel::launchesPerProcess).
 constexpr std::string_view kPerProcess = "perprocess=";
+// ... and the one saying its variants are worth building with its program (Kernel::prebuild).
+constexpr std::string_view kPrebuild = "prebuild=";
 
 std::string number(double v) {
     char buf[40];
@@ -343,6 +362,7 @@ std::string SplitHistory::serialize() {
         const double perProcess = k.launchesHere == 0         ? k.launchesPerProcess
                                   : k.launchesPerProcess < 0 ? double(k.launchesHere)
                                                              : 0.5 * (k.launchesPerProcess + double(k.launchesHere));
+        if (k.launchesHere == 0 ? k.prebuild : k.wantedHere) out += " " + std::string(kPrebuild) + "1";
         if (perProcess > 0) out += " " + std::string(kPerProcess) + number(perProcess);
         out += "\n";
         for (const auto& [size, s] : k.sizes) {
@@ -380,13 +400,19 @@ bool SplitHistory::deserialize(const std::string& text) {
                 b == 0)
                 return false;
             // Then each GPU slot's speed in N-way splits, "gpu<slot>=<seconds per work-item>" (written
-            // since the CPU joins N-way splits), and "perprocess=<launches>"; a history without them
-            // reads as before.
+            // since the CPU joins N-way splits), "prebuild=1" and "perprocess=<launches>"; a history
+            // without them reads as before.
             for (std::string field; in >> field;) {
                 const size_t eq = field.find('=');
                 if (field.compare(0, kPerProcess.size(), kPerProcess) == 0) {
                     std::istringstream value(field.substr(kPerProcess.size()));
                     if (!readNumber(value, k.launchesPerProcess) || k.launchesPerProcess <= 0) return false;
+                    continue;
+                }
+                if (field.compare(0, kPrebuild.size(), kPrebuild) == 0) {
+                    const std::string value = field.substr(kPrebuild.size());
+                    if (value != "0" && value != "1") return false;
+                    k.prebuild = value == "1";
                     continue;
                 }
                 if (field.compare(0, 3, "gpu") != 0 || eq == std::string::npos) return false;

@@ -24,7 +24,8 @@
 //    only where the launches it is expected to have left (launchesPerProcess, an average over earlier
 //    processes kept with the history) gain more than that. syrk on the H200, two launches a process:
 //    every process loaded the variants for one split and learned nothing, 1.22x native
-//    (docs/results/h200-session42).
+//    (docs/results/h200-session42). Where only loading them stood in the way, the next process
+//    builds them with the program (prebuildVariants).
 //  - A size that may gain is timed run whole first, then the next launch is a probe: split and
 //    timed. The faster way is kept (a split only if it won by more than noise, kMinSplitWin); the
 //    slower one is re-probed now and then, twice as rarely after each loss. A size that cannot
@@ -179,6 +180,12 @@ public:
     };
     // The next launch of `kernel` (a key naming its source, see KernelVariants::historyKey) at `size`.
     Decision decide(const std::string& kernel, const LaunchSize& size, const LaunchCost& cost = {});
+    // Whether the split variants of `kernel` are worth building with its program, before its first
+    // launch (ProgramVariants::buildInBackground from clBuildProgram): in the last process that
+    // launched it, a launch would have split had they been built (decide() with the variants loaded).
+    // Building them with the program takes the load off the first launches, so that a short process
+    // (two launches, as the bench runner's) can split the first of them and gain from the second.
+    bool prebuildVariants(const std::string& kernel);
     // How often what decide() goes by changed: every measurement recorded, a history read back.
     // Counting launches (decide(), countWholeLaunches) is no change.
     uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
@@ -285,6 +292,11 @@ private:
         // not known); this process's count is averaged in when the history is written (serialize).
         double launchesPerProcess = -1;
         bool splitHere = false;      // split in this process (its first split loaded the variants)
+        // Whether its variants are worth building with its program (prebuildVariants): a launch of
+        // the last process that launched it would have split with them built. wantedHere: this
+        // process's answer so far, written in its place when the history is written.
+        bool prebuild = false;
+        bool wantedHere = false;
         unsigned probeEvery = 1;     // between first probes at new sizes: 1 until a split loses, then doubling
         unsigned probing = 0;        // probes out
         double wholeSeconds = 0;     // launches run whole, at their sizes' measured times

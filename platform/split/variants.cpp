@@ -10,9 +10,14 @@
 #include "platform/objects/kept_binaries.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/resources.hpp"
+#include "platform/split/split_history.hpp"
+#include "platform/support/config.hpp"
 #include "platform/support/log.hpp"
 #include "platform/support/thread_name.hpp"
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <exception>
 #include <functional>
 #include <future>
@@ -60,6 +65,46 @@ void runAtOnce(const std::vector<std::function<void()>>& jobs) {
         }
     }
     if (failed) std::rethrow_exception(failed);
+}
+
+// HETERO_TEST_VARIANTS_BUILD_DELAY_MS=<n> (tests only): a build in the background first waits this
+// long, so that launches and the process's exit meet it under way.
+unsigned buildDelayMs() {
+    static const unsigned ms = [] {
+        auto v = config::get("HETERO_TEST_VARIANTS_BUILD_DELAY_MS", "test_variants_build_delay_ms");
+        return v ? static_cast<unsigned>(std::strtoul(v->c_str(), nullptr, 10)) : 0u;
+    }();
+    return ms;
+}
+
+// Builds under way in threads of their own. A program built and never launched nor released may
+// still compile when the application returns from main: the exit waits for it here, registered
+// with the first such build (after the backends were loaded: it runs before their exit handlers).
+struct BuildsUnderWay {
+    std::mutex mutex;
+    std::condition_variable over;
+    unsigned count = 0;
+};
+BuildsUnderWay& buildsUnderWay() {
+    static auto* b = new BuildsUnderWay;  // never destroyed: used at exit
+    return *b;
+}
+void waitForBuildsAtExit() {
+    BuildsUnderWay& b = buildsUnderWay();
+    std::unique_lock lock(b.mutex);
+    b.over.wait(lock, [&] { return b.count == 0; });
+}
+
+// Whether auto mode's history says a kernel of `v` would have split in the last process that
+// launched it, its variants built (SplitHistory::prebuildVariants).
+bool historyWantsVariants(const ProgramVariants& v) {
+    if (splitMode() != SplitMode::Auto) return false;
+    for (const auto& k : v.analysis.kernels)
+        if (k.splittable && SplitHistory::instance().prebuildVariants(v.historyKey + "/" + k.name)) {
+            HETERO_LOG(Info, "split variants built with the program: the history says kernel %s splits", k.name.c_str());
+            return true;
+        }
+    return false;
 }
 
 }  // namespace
@@ -120,12 +165,20 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
     auto tail = std::make_shared<Tail>();
     Ref<Context> keep(context);  // its backend contexts, while the build runs
     std::shared_ptr<ProgramVariants> self;
+    BuildsUnderWay& under = buildsUnderWay();
+    static std::once_flag atExit;
+    std::call_once(atExit, [] { std::atexit(waitForBuildsAtExit); });
     try {
         self = shared_from_this();
-        std::thread([self, keep, tail] {
+        std::lock_guard counting(under.mutex);
+        std::thread([self, keep, tail, &under]() mutable {
             nameThisThread("hetero variants");
+            if (const unsigned ms = buildDelayMs()) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+            const auto start = std::chrono::steady_clock::now();
             try {
                 self->build(keep.get());
+                HETERO_LOG(Info, "split variants built in %.1f ms",
+                           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             } catch (...) {
                 HETERO_LOG(Warn, "building the split variants failed; launches run unsplit");
                 self->programs.clear();
@@ -135,15 +188,36 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
                 std::lock_guard done(self->mutex_);
                 self->building_.reset();
             }
-            // Last: the launches that found the variants unbuilt complete now (event_tail.hpp).
+            // Last: the launches that found the variants unbuilt complete now (event_tail.hpp), and
+            // then the exit may go on.
             tail->finish();
+            self.reset();  // where these were the last references, released before the exit goes on
+            keep = Ref<Context>();
+            std::lock_guard counted(under.mutex);
+            if (--under.count == 0) under.over.notify_all();
         }).detach();
+        ++under.count;
     } catch (const std::system_error&) {
         return nullptr;  // no thread: launches run whole, and the next one tries again
     }
     state_.store(State::Building);
     building_ = tail;
     return tail;
+}
+
+std::shared_ptr<Tail> ProgramVariants::buildingTail() {
+    if (state_.load(std::memory_order_acquire) != State::Building) return nullptr;
+    std::lock_guard lock(mutex_);
+    return building_;
+}
+
+void ProgramVariants::waitForBuild() {
+    std::shared_ptr<Tail> tail = buildingTail();
+    if (!tail) return;
+    std::promise<void> over;
+    std::future<void> done = over.get_future();
+    tail->whenFinished([&over] { over.set_value(); });
+    done.wait();
 }
 
 KernelLanes& ProgramVariants::kernelLanes(unsigned slot, const std::string& kernelName) {
@@ -196,7 +270,10 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
     if (!v->analysis.parsed || !any) return nullptr;
     v->source = transform::makeVariants({source}, options, v->analysis).source;
     v->options = options;
-    if (eagerVariantBuilds()) v->build(context);
+    if (eagerVariantBuilds())
+        v->build(context);
+    else if (historyWantsVariants(*v))
+        v->buildInBackground(context);  // its launches complete after it (splitDecision)
     return v;
 }
 

@@ -25,7 +25,8 @@ class Context;
 
 // The transform's output for one program: analysed at clBuildProgram, built on the slots only
 // when a launch first wants to split (HETERO_SPLIT_BUILD=lazy, the default: compiling the variants
-// made every build several times slower, for programs that mostly never split), or at once (eager).
+// made every build several times slower, for programs that mostly never split) or the history says
+// one will, or at once (eager).
 struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     transform::ProgramAnalysis analysis;
     std::string historyKey;            // the program in auto mode's history (history_store::programKey)
@@ -48,6 +49,12 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     // completes after the build, so that no compiler runs on once the application saw its launches
     // complete. Nullptr once built.
     std::shared_ptr<Tail> buildInBackground(Context* context);
+    // The tail of the build under way, nullptr when none is: every launch of the program's kernels
+    // that finds it completes after it (a build started with the program, before any launch).
+    std::shared_ptr<Tail> buildingTail();
+    // Returns once no build is under way (the application released the program: nothing of it
+    // may compile on unseen).
+    void waitForBuild();
 
 private:
     enum class State { Unbuilt, Building, Built };
@@ -109,8 +116,10 @@ private:
 bool splittingConfigured();
 
 // Analyses `source` and makes the variants program, built at once on every slot when
-// HETERO_SPLIT_BUILD=eager (else when a launch first wants to split); nullptr when nothing is
-// splittable (logged; never an error for the application).
+// HETERO_SPLIT_BUILD=eager, else when a launch first wants to split, or in the background from now
+// where auto mode's history says a kernel of the program would have split in the last process that
+// launched it (SplitHistory::prebuildVariants); nullptr when nothing is splittable (logged; never
+// an error for the application).
 std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const std::string& source,
                                                       const std::string& options);
 

@@ -5,7 +5,8 @@ one split-history file for the device set; the second reads it and goes on count
 ended (launches that fit a device at once are never counted), with the launches a process makes
 averaged, and a program's last timing, which no decision heard, is written too; a damaged file costs
 one warning and is replaced; a cache directory that cannot be written costs one warning;
-HETERO_HISTORY_CACHE=off writes nothing. The program passes every time."""
+HETERO_HISTORY_CACHE=off writes nothing; a history that says a kernel splits has its variants built
+with the program, and the process's end waits for that build. The program passes every time."""
 
 import argparse
 import glob
@@ -107,6 +108,28 @@ def main():
         _, text = history_file(last)
         check(re.search(r"^size 1 65536 1 1 \S+ \S+ 1 ", text, re.M),
               "a timing only the exit could hear is not in the file:\n" + text)
+
+        # A history that says increment splits: its variants are built with the program, in the
+        # background (held longer here), and the launches that meet the build are right; a process
+        # that ends before any launch waits for the build.
+        wants = os.path.join(work, "prebuild")
+        os.mkdir(wants)
+        run(args.program, env, wants)
+        path, text = history_file(wants)
+        text = re.sub(r"^(kernel [0-9a-f]{16}/increment .*?)( perprocess=)", r"\1 prebuild=1\2", text, flags=re.M)
+        check(" prebuild=1 " in text, "could not mark increment in:\n" + text)
+        with open(path, "w") as f:
+            f.write(text)
+        slow = dict(env)
+        slow["HETERO_TEST_VARIANTS_BUILD_DELAY_MS"] = "300"
+        out = run(args.program, slow, wants)
+        check("split variants built with the program: the history says kernel increment splits" in out,
+              "the history's prebuild=1 did not build the variants with the program:\n" + out)
+        check(out.count("split variants built in ") == 1, "the variants were not built once:\n" + out)
+        with open(path, "w") as f:
+            f.write(text)
+        out = run(args.program, slow, wants, "[.history-build-only]")
+        check("split variants built in " in out, "the process ended before the variants' build:\n" + out)
 
         off = os.path.join(work, "off")
         os.mkdir(off)

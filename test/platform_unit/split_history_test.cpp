@@ -979,3 +979,52 @@ TEST_CASE("split history: launches per process are kept between runs, and a hist
         CHECK_FALSE(rejected.deserialize(damaged));
     }
 }
+
+TEST_CASE("split history: a process that would have split with its variants built has them built with the program next",
+          "[split_history][payback][prebuild]") {
+    // Two launches a process: the first process loads the kernel and times it whole.
+    ShortGainProcess first;
+    std::string history = first.run(2);
+    CHECK(history.find(" prebuild=") == std::string::npos);  // no split was on the cards
+    // The next would probe with its variants built, but loading them does not pay back: it runs
+    // whole, and says so for the next process.
+    ShortGainProcess second(history);
+    history = second.run(2);
+    REQUIRE(second.splits == 0);
+    REQUIRE_FALSE(second.variantsLoaded);
+    CHECK(history.find(" prebuild=1 perprocess=2\n") != std::string::npos);
+    // That one builds them with the program (ProgramVariants, from clBuildProgram) and splits.
+    ShortGainProcess third(history);
+    REQUIRE(third.h.prebuildVariants("k"));
+    CHECK_FALSE(third.h.prebuildVariants("other"));
+    third.variantsLoaded = true;
+    history = third.run(2);
+    CHECK(third.firstSplitAt == 1);
+    CHECK(history.find(" prebuild=1 ") != std::string::npos);
+    // A process that does not launch the kernel keeps what the file said; one whose launches could
+    // not gain (all of them fit the GPU at once) takes it back.
+    SplitHistory idle;
+    REQUIRE(idle.deserialize(history));
+    CHECK(idle.serialize() == history);
+    LaunchCost fits = syr2kCost();
+    fits.workGroups = 4;
+    fits.gpuComputeUnits = 132;
+    idle.decide("k", syr2kSize(), fits);
+    const std::string after = idle.serialize();
+    CHECK(after.find(" prebuild=") == std::string::npos);
+    SplitHistory next;
+    REQUIRE(next.deserialize(after));
+    CHECK_FALSE(next.prebuildVariants("k"));
+    // Values other than 0 and 1 make the file no history, as any damage does; 0 reads as absent.
+    for (const char* bad : {" prebuild=2", " prebuild=", " prebuild=yes"}) {
+        std::string damaged = history;
+        damaged.replace(damaged.find(" prebuild=1"), std::string(" prebuild=1").size(), bad);
+        SplitHistory rejected;
+        CHECK_FALSE(rejected.deserialize(damaged));
+    }
+    std::string zero = history;
+    zero.replace(zero.find(" prebuild=1"), std::string(" prebuild=1").size(), " prebuild=0");
+    SplitHistory read;
+    REQUIRE(read.deserialize(zero));
+    CHECK_FALSE(read.prebuildVariants("k"));
+}
