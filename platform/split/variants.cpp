@@ -188,13 +188,16 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
                 std::lock_guard done(self->mutex_);
                 self->building_.reset();
             }
-            // Last: the launches that found the variants unbuilt complete now (event_tail.hpp), and
-            // then the exit may go on.
-            tail->finish();
             self.reset();  // where these were the last references, released before the exit goes on
             keep = Ref<Context>();
-            std::lock_guard counted(under.mutex);
-            if (--under.count == 0) under.over.notify_all();
+            {
+                // Counted over before the tail finishes: what runs then (an application's callback)
+                // may exit, and must not wait for this thread.
+                std::lock_guard counted(under.mutex);
+                if (--under.count == 0) under.over.notify_all();
+            }
+            // Last: the launches that found the variants unbuilt complete now (event_tail.hpp).
+            tail->finish();
         }).detach();
         ++under.count;
     } catch (const std::system_error&) {
