@@ -65,7 +65,10 @@ def run(tool, config, modes, build, sizes, reps):
     found = {}
     for m in run_tool(command, config, build, LINE, timeout=3600):
         wall = float(m.group(6)) if m.group(6) else None
-        found[(m.group(1), m.group(2), int(m.group(3)))] = (float(m.group(5)), wall)
+        # A difference of two wall times at or below zero is a transfer lost in the noise (a small
+        # size on a busy machine): no bandwidth can be given for it.
+        gbps = float(m.group(5)) if float(m.group(4)) > 0 else None
+        found[(m.group(1), m.group(2), int(m.group(3)))] = (gbps, wall)
     return found
 
 
@@ -113,13 +116,13 @@ def main():
                     cells.append("n/a")
                 elif v[1] is not None:
                     wall = size / (v[1] * 1e-3) / 1e9 if v[1] > 0 else 0
-                    cells.append("%.2f (%.2f)" % (v[0], wall))
+                    cells.append("%s (%.2f)" % ("n/a" if v[0] is None else "%.2f" % v[0], wall))
                 else:
                     cells.append("%.2f" % v[0])
         
             def share(column, of=native_pinned):
                 h, n = results.get((column, direction, size)), results.get((of, direction, size))
-                return "%.0f %%" % (100 * h[0] / n[0]) if h and n and n[0] > 0 else "n/a"
+                return "%.0f %%" % (100 * h[0] / n[0]) if h and n and h[0] is not None and n[0] else "n/a"
 
             print("| %g | %s | %s | %s | %s |" % (size / 1048576.0, " | ".join(cells), share("Hetero"),
                                                  share("Hetero, application"), share("Hetero", "native launch")))
