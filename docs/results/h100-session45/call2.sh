@@ -15,7 +15,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 programs="2mm 3mm atax bicg doitgen gemm gemver gesummv lu mvt syr2k syrk adi convolution-2d convolution-3d fdtd-2d jacobi-1d jacobi-2d"
 for d in $base $b; do n=$(basename $d | sed 's/hetero-//'); rm -rf /tmp/xdg-$n; mkdir -p /tmp/xdg-$n; done
 for p in $programs; do
-  [ $((SECONDS - t0)) -gt 480 ] && { echo "time: $p and after left out"; break; }
+  [ $((SECONDS - t0)) -gt 360 ] && { echo "time: $p and after left out"; break; }
   for d in $base $b; do
     n=$(basename $d | sed 's/hetero-//')
     XDG_CACHE_HOME=/tmp/xdg-$n HETERO_COMMIT=$n timeout 120 python3 bench/run --build $d --sizes STANDARD --benchmarks $p \
