@@ -15,6 +15,7 @@
 // should run on the GPU slot, HETERO_RUN_ON=gpu, and unsplit). Default: ordinary,pinned, or hetero
 // on Hetero. One line per mode, direction and size (the median of R repetitions after one warm-up):
 //   bandwidth platform="..." mode=pinned direction=h2d bytes=1048576 ms=0.031 gbps=33.8
+// (gbps=n/a where the time came out at or below zero: see report).
 // For mode=hetero, wall_ms is the whole command that caused the migration (launch or map included,
 // until clFinish), and ms and gbps the migration's own time: for d2h Hetero's counter
 // ns_device_to_host (the map waits for the transfer); for h2d, which Hetero sends from the pinned host
@@ -40,8 +41,14 @@
 
 static void report(const char* platform, const char* mode, const char* direction, size_t bytes, double seconds,
                    double wallSeconds) {
-    printf("bandwidth platform=\"%s\" mode=%s direction=%s bytes=%zu ms=%.3f gbps=%.2f", platform, mode, direction, bytes,
-           seconds * 1e3, seconds > 0 ? bytes / seconds / 1e9 : 0.0);
+    printf("bandwidth platform=\"%s\" mode=%s direction=%s bytes=%zu ms=%.3f", platform, mode, direction, bytes,
+           seconds * 1e3);
+    // A difference of two wall times (the h2d launch modes) at or below zero is a transfer lost in
+    // the noise: no bandwidth can be given for it.
+    if (seconds > 0)
+        printf(" gbps=%.2f", bytes / seconds / 1e9);
+    else
+        printf(" gbps=n/a");
     if (wallSeconds >= 0) printf(" wall_ms=%.3f", wallSeconds * 1e3);
     printf("\n");
     fflush(stdout);

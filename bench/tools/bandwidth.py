@@ -40,7 +40,7 @@ import sys
 from tool_support import Config, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
 
 LINE = re.compile(r'^bandwidth platform="[^"]*" mode=(\S+) direction=(\S+) bytes=(\d+) ms=(-?[0-9.]+) '
-                  r'gbps=([0-9.]+)(?: wall_ms=([0-9.]+))?$')
+                  r'gbps=(n/a|[0-9.]+)(?: wall_ms=([0-9.]+))?$')
 
 
 def configs_for(native_platform):
@@ -60,14 +60,12 @@ def configs_for(native_platform):
 
 
 def run(tool, config, modes, build, sizes, reps):
-    """{(column, direction, bytes): (gbps, wall_ms or None)}"""
+    """{(column, direction, bytes): (gbps or None where the tool could give none, wall_ms or None)}"""
     command = [tool, "--platform", config.platform, "--modes", modes, "--sizes", sizes, "--reps", str(reps)]
     found = {}
     for m in run_tool(command, config, build, LINE, timeout=3600):
         wall = float(m.group(6)) if m.group(6) else None
-        # A difference of two wall times at or below zero is a transfer lost in the noise (a small
-        # size on a busy machine): no bandwidth can be given for it.
-        gbps = float(m.group(5)) if float(m.group(4)) > 0 else None
+        gbps = None if m.group(5) == "n/a" else float(m.group(5))
         found[(m.group(1), m.group(2), int(m.group(3)))] = (gbps, wall)
     return found
 
@@ -114,11 +112,11 @@ def main():
                 v = results.get((c, direction, size))
                 if not v:
                     cells.append("n/a")
-                elif v[1] is not None:
-                    wall = size / (v[1] * 1e-3) / 1e9 if v[1] > 0 else 0
-                    cells.append("%s (%.2f)" % ("n/a" if v[0] is None else "%.2f" % v[0], wall))
                 else:
-                    cells.append("%.2f" % v[0])
+                    cell = "n/a" if v[0] is None else "%.2f" % v[0]
+                    if v[1] is not None:
+                        cell += " (%.2f)" % (size / (v[1] * 1e-3) / 1e9 if v[1] > 0 else 0)
+                    cells.append(cell)
         
             def share(column, of=native_pinned):
                 h, n = results.get((column, direction, size)), results.get((of, direction, size))
