@@ -5,6 +5,7 @@
     bench/tools/launch_cost.py --callgrind      # instructions per launch instead of time
     bench/tools/launch_cost.py --baseline /tmp/old   # and each Hetero column with another build's library
     bench/tools/launch_cost.py --groups 1024         # launches the GPU cannot run in one go
+    bench/tools/launch_cost.py --variant "held:HETERO_TEST_FLUSH_EVERY=1"   # and a knob's effect
 
 Runs build/bench/launch_cost (bench/tools/launch_cost.c) once per configuration and round, the
 configurations interleaved round by round (a loaded machine slows them alike), and prints a
@@ -30,7 +31,8 @@ import statistics
 import sys
 import tempfile
 
-from tool_support import Config, median_difference, native_platform, run_tool, tool_path, with_baseline  # noqa: E402
+from tool_support import (Config, median_difference, native_platform, run_tool, tool_path, with_baseline,  # noqa: E402
+                          with_variant)
 
 PATTERNS = ("plain", "event", "profiling", "profiling+event", "all-args")
 LINE = re.compile(r'^launch_cost platform="[^"]*" pattern=(\S+) launches=\d+ enqueue_us=([0-9.]+) '
@@ -143,6 +145,9 @@ def main():
     parser.add_argument("--configs", default=None,
                         help="comma separated names among the defaults for this machine")
     parser.add_argument("--callgrind", action="store_true", help="instructions per launch instead of time")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME:VAR=VALUE[,VAR=VALUE...]",
+                        help="a Hetero configuration again with these variables (a knob's effect), "
+                             "interleaved with the others; repeatable")
     parser.add_argument("--baseline", default=None,
                         help="another build (its library is enough): each Hetero configuration again with its "
                              "Hetero, interleaved with this build's")
@@ -153,6 +158,7 @@ def main():
     if args.configs:
         wanted = [n.strip() for n in args.configs.split(",")]
         configs = [c for c in configs if c.name in wanted]
+    configs += [with_variant(configs, spec) for spec in args.variant]
     if args.baseline:
         configs += [with_baseline(c, args.baseline) for c in configs if c.hetero]
     patterns = [p for p in args.patterns.split(",") if p]

@@ -1,6 +1,6 @@
 """What the bench tools' Python drivers (bandwidth.py, launch_cost.py, split_cost.py) share: the bench
 runner's environments and statistics, the tool's path in a build, the native platform, one run of a tool, and a
-configuration run with another build's Hetero (--baseline)."""
+configuration run with another build's Hetero (--baseline) or with Hetero variables of its own (--variant)."""
 
 import os
 import subprocess
@@ -47,3 +47,18 @@ def with_baseline(config, baseline):
     return Config(config.name + " (baseline)", config.label + ", Hetero of " + build, config.platform, config.device,
                   hetero=True, env=env)
 
+
+
+def with_variant(configs, spec):
+    """The configuration a --variant NAME:VAR=VALUE[,VAR=VALUE...] asks for: the Hetero configuration
+    NAME among `configs` with those variables added (a knob's effect, interleaved with the
+    configuration without it), named "NAME, VAR=VALUE,...". Exits on a malformed spec."""
+    name, _, assignments = spec.partition(":")
+    base = next((c for c in configs if c.name == name and c.hetero), None)
+    pairs = [a.partition("=") for a in assignments.split(",") if a]
+    if base is None or not pairs or any(not var or not eq for var, eq, _ in pairs):
+        sys.exit("--variant %r: expected NAME:VAR=VALUE[,VAR=VALUE...] with NAME one of the Hetero "
+                 "configurations (%s)" % (spec, ", ".join(c.name for c in configs if c.hetero)))
+    added = {var: value for var, _, value in pairs}
+    return Config("%s, %s" % (name, assignments), "%s, with %s" % (base.label, assignments), base.platform,
+                  base.device, hetero=True, env=dict(base.env, **added))
