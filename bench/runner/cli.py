@@ -46,6 +46,12 @@ def parse_args(argv):
                              "sweep (= %s), all, native, static, hetero-all, memory; e.g. "
                              "static-0.3)" % (configs_module.DEFAULT_SELECTION,
                                               configs_module.SWEEP_SELECTION))
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=BASE:VAR=VALUE[,VAR=VALUE...]",
+                        help="one more configuration: BASE (one of --list's) with these environment "
+                             "variables too, named NAME, run round by round with the others (a "
+                             "knob's effect, e.g. held-noflush=hetero-gpu:HETERO_TEST_FLUSH_EVERY=0; "
+                             "a comma followed by VAR= starts the next variable, so a value may hold "
+                             "commas); repeatable")
     parser.add_argument("--out", default=None, help="output folder (default "
                         "<build>/bench-results)")
     parser.add_argument("--timeout", type=float, default=600.0,
@@ -77,6 +83,11 @@ def parse_args(argv):
         parser.error("--repeat and --inner-repeat must be at least 1")
     try:
         args.config_list = configs_module.select(args.configs)
+        for spec in args.variant:
+            added = configs_module.variant(spec)
+            if any(c.name == added.name for c in args.config_list):
+                raise ValueError("--variant '%s': %s is named twice" % (spec, added.name))
+            args.config_list.append(added)
     except ValueError as error:
         parser.error(str(error))
     if args.benchmarks.strip() == "all":
@@ -340,6 +351,11 @@ def regenerate(args, stream=None, table_stream=None):
             header.extend(["## Session of %s" % path, ""] + body + [""])
     seen = {config for _, _, config, _ in records}
     config_list = [c for c in configs_module.all_configs(configs_module.shares_named(seen)) if c.name in seen]
+    # Names this runner does not know (an earlier --variant) keep their columns, after the rest.
+    for name in dict.fromkeys(config for _, _, config, _ in records):
+        if not any(c.name == name for c in config_list):
+            hetero = any(config == name and r.platform.startswith("Hetero") for _, _, config, r in records)
+            config_list.append(configs_module.from_earlier(name, hetero))
     sizes = []
     for _, size, _, _ in records:
         if size not in sizes:

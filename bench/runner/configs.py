@@ -158,6 +158,62 @@ def all_configs(extra_shares=()):
     return configs
 
 
+# --variant NAME=BASE:VAR=VALUE[,VAR=VALUE...]: the configuration BASE again, with more environment
+# variables, under a name of its own (the files and tables use it), run round by round with the rest:
+# a knob's effect (HETERO_TEST_FLUSH_EVERY=0), or a preload (LD_PRELOAD=...), beside the same
+# configuration without it. A comma separates assignments only where VAR= follows it, so a value
+# may hold commas (HETERO_DEVICES=pocl:0,pocl:0).
+_VARIANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*$")
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+_NEXT_ASSIGNMENT = re.compile(r",(?=[A-Za-z_][A-Za-z0-9_]*=)")
+
+
+def assignments(text):
+    """VAR=VALUE[,VAR=VALUE...] as a dict, in order. Raises ValueError when there is none, or one
+    without '=' or with a name that is no environment variable's."""
+    pairs = [a.partition("=") for a in _NEXT_ASSIGNMENT.split(text)] if text else []
+    if not pairs or any(not _VARIABLE.match(var) or not eq for var, eq, _ in pairs):
+        raise ValueError("'%s': expected VAR=VALUE[,VAR=VALUE...]" % text)
+    return {var: value for var, _, value in pairs}
+
+
+def variant(spec):
+    """The configuration a --variant NAME=BASE:VAR=VALUE[,...] asks for. Raises ValueError for a
+    malformed spec, an unknown BASE, or a NAME that is a known configuration's."""
+    name, _, rest = spec.partition("=")
+    base_name, colon, text = rest.partition(":")
+    if not _VARIANT_NAME.match(name) or not colon:
+        raise ValueError("--variant '%s': expected NAME=BASE:VAR=VALUE[,VAR=VALUE...] (NAME of "
+                         "letters, digits and ._+-)" % spec)
+    try:
+        taken = _SHARE_NAME.match(name) is not None or bool(select(name))
+    except ValueError:
+        taken = False
+    if taken:
+        raise ValueError("--variant '%s': %s names a configuration or group already" % (spec, name))
+    known = all_configs(shares_named([base_name]))
+    base = next((c for c in known if c.name == base_name), None)
+    if base is None:
+        raise ValueError("--variant '%s': no configuration %s (known: %s)" % (
+            spec, base_name, ", ".join(c.name for c in known)))
+    try:
+        added = assignments(text)
+    except ValueError as error:
+        raise ValueError("--variant '%s': %s" % (spec, error))
+    made = Config(name, "%s, with %s" % (base.label, text), base.platform, base.device, hetero=base.hetero,
+                  env=dict(base.env, **added))
+    # A column of its own: the static curve and the real ideal keep their base's points (no share
+    # or side here), and a side's variant computes its part of the result only, unchecked.
+    made.no_check = base.no_check
+    return made
+
+
+def from_earlier(name, hetero):
+    """A configuration an earlier session's files name that this runner does not know (a
+    --variant): shown under its name."""
+    return Config(name, "%s (a --variant of an earlier session)" % name, "", "", hetero=hetero)
+
+
 # What runs when --configs is not given: the user's question, each device alone against Hetero
 # as installed (no knobs).
 DEFAULT_SELECTION = "native-gpu,native-cpu,hetero"

@@ -241,6 +241,27 @@ def check_configs(c):
             and not by_name["static-0.3"].no_check, "a split side's environment, unchecked")
     c.check(not any(x.part for x in configs.select("all") + configs.select("hetero-all")),
             "all and hetero-all leave out the split sides (wrong results on purpose)")
+    # --variant NAME=BASE:VAR=VALUE[,...]: BASE's platform, device and variables, and these.
+    v = configs.variant("two=hetero-cpu:HETERO_DEVICES=pocl:0,pocl:0,LD_PRELOAD=/p.so")
+    env = v.environment(base, "/b")
+    c.check(v.name == "two" and v.hetero and (v.platform, v.device) == ("Hetero", "all")
+            and env.get("HETERO_DEVICES") == "pocl:0,pocl:0" and env.get("LD_PRELOAD") == "/p.so"
+            and env.get("OCL_ICD_VENDORS") == "/b/vendors" and "HETERO_CPU_SHARE" not in env,
+            "a variant: its base's environment, its own variables over it, a value with commas (%s)" % env)
+    side = configs.variant("s=gpu-part-0.07:A=1")
+    c.check(configs.variant("cut=native-gpu:CUDA_VISIBLE_DEVICES=").env == {"CUDA_VISIBLE_DEVICES": ""}
+            and side.env.get("HETERO_CPU_SHARE") == "0.07" and side.no_check
+            and side.share is None and side.part is None,
+            "a variant of a native configuration, an empty value; of a fine share's side: unchecked, "
+            "outside the static curve and the real ideal")
+    for bad in ("two", "two=hetero", "two=nope:A=1", "two=hetero:", "two=hetero:A", "two=hetero:1A=2",
+                "hetero=hetero-cpu:A=1", "static=hetero:A=1", "static-0.07=hetero:A=1",
+                "t w o=hetero:A=1"):
+        try:
+            configs.variant(bad)
+            c.check(False, "--variant %s is refused" % bad)
+        except ValueError:
+            c.check(True, "--variant %s is refused" % bad)
     unified = by_name["hetero-unified"].environment(base, "/b")
     c.check(unified.get("HETERO_MEMORY") == "unified" and unified.get("HETERO_SPLIT") == "always"
             and [x.name for x in configs.select("memory")] == ["hetero-discrete", "hetero-unified"],
@@ -515,9 +536,11 @@ def check_hetero_session(c, build, benchmark, timeout):
     bytes_moved; the native run has neither."""
     from . import cli
     with tempfile.TemporaryDirectory(prefix="bench-selftest-") as out_dir:
+        # A variant whose variable shows in its results: two CPU slots instead of one.
         session = cli.parse_args(["--build", build, "--benchmarks", benchmark, "--sizes", "MINI",
                                   "--repeat", "1", "--inner-repeat", "1",
                                   "--configs", "native-cpu,hetero-cpu", "--out", out_dir,
+                                  "--variant", "two-slots=hetero-cpu:HETERO_DEVICES=pocl:0,pocl:0",
                                   "--timeout", str(timeout)])
         session.argv = ["(self-test: Hetero)"]
         code = cli.run_session(session)
@@ -533,6 +556,17 @@ def check_hetero_session(c, build, benchmark, timeout):
             md = source.read()
         c.check("## CPU share and bytes moved" in md and "| %s | MINI | 100.0 %%, " % benchmark in md,
                 "results.md shows the CPU share and bytes moved")
+        two = rows.get("two-slots", {})
+        c.check(two.get("status") == "PASS" and " + " in two.get("device", "")
+                and " + " not in hetero.get("device", "+"),
+                "the variant's variable reached its processes: two slots (%s; base: %s)" % (
+                    two.get("device"), hetero.get("device")))
+        merged = os.path.join(out_dir, "merged")
+        code = cli.main(["--from", os.path.join(out_dir, "runs.csv"), "--out", merged])
+        with open(os.path.join(merged, "results.md")) as source:
+            merged_md = source.read()
+        c.check(code == 0 and "| native-cpu | hetero-cpu | two-slots |" in merged_md,
+                "--from keeps a variant's column in the tables, under its name")
 
 
 def run(args):
