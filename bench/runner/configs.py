@@ -197,13 +197,18 @@ def variant(spec):
         raise ValueError("--variant '%s': no configuration %s (known: %s)" % (
             spec, base_name, ", ".join(c.name for c in known)))
     try:
-        added = assignments(text)
+        return with_variables(base, name, text)
     except ValueError as error:
         raise ValueError("--variant '%s': %s" % (spec, error))
+
+
+def with_variables(base, name, text):
+    """`base` again under `name`, with the variables of `text` (VAR=VALUE[,VAR=VALUE...],
+    assignments) over its own: the runner's and the bench tools' --variant. A column of its own: the
+    static curve and the real ideal keep their base's points (no share or side here), and a side's
+    variant computes its part of the result only, unchecked. ValueError for malformed variables."""
     made = Config(name, "%s, with %s" % (base.label, text), base.platform, base.device, hetero=base.hetero,
-                  env=dict(base.env, **added))
-    # A column of its own: the static curve and the real ideal keep their base's points (no share
-    # or side here), and a side's variant computes its part of the result only, unchecked.
+                  env=dict(base.env, **assignments(text)))
     made.no_check = base.no_check
     return made
 

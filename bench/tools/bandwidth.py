@@ -115,7 +115,7 @@ def main():
                 else:
                     cell = "n/a" if v[0] is None else "%.2f" % v[0]
                     if v[1] is not None:
-                        cell += " (%.2f)" % (size / (v[1] * 1e-3) / 1e9 if v[1] > 0 else 0)
+                        cell += " (%s)" % ("%.2f" % (size / (v[1] * 1e-3) / 1e9) if v[1] > 0 else "n/a")
                     cells.append(cell)
         
             def share(column, of=native_pinned):

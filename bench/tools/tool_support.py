@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from runner import configs as runner_configs  # noqa: E402  (VAR=VALUE lists as the runner's --variant reads them)
+from runner import configs as runner_configs  # noqa: E402  (a configuration with variables of its own)
 from runner.configs import Config, hetero_library  # noqa: E402,F401  (the bench runner's environments)
 from runner.stats import median_difference  # noqa: E402,F401
 
@@ -49,21 +49,17 @@ def with_baseline(config, baseline):
                   hetero=True, env=env)
 
 
-
 def with_variant(configs, spec):
     """The configuration a --variant NAME:VAR=VALUE[,VAR=VALUE...] asks for: the Hetero configuration
     NAME among `configs` with those variables added (a knob's effect, interleaved with the
-    configuration without it), named "NAME, VAR=VALUE,...". A comma starts the next variable only
-    where VAR= follows it (runner.configs.assignments: HETERO_DEVICES=pocl:0,pocl:0 is one). Exits
-    on a malformed spec."""
+    configuration without it), named "NAME, VAR=VALUE,..." (runner.configs.with_variables: a comma
+    starts the next variable only where VAR= follows it). Exits on a malformed spec."""
     name, _, assignments = spec.partition(":")
     base = next((c for c in configs if c.name == name and c.hetero), None)
     try:
-        added = runner_configs.assignments(assignments)
+        if base is not None:
+            return runner_configs.with_variables(base, "%s, %s" % (name, assignments), assignments)
     except ValueError:
-        added = None
-    if base is None or not added:
-        sys.exit("--variant %r: expected NAME:VAR=VALUE[,VAR=VALUE...] with NAME one of the Hetero "
-                 "configurations (%s)" % (spec, ", ".join(c.name for c in configs if c.hetero)))
-    return Config("%s, %s" % (name, assignments), "%s, with %s" % (base.label, assignments), base.platform,
-                  base.device, hetero=True, env=dict(base.env, **added))
+        pass
+    sys.exit("--variant %r: expected NAME:VAR=VALUE[,VAR=VALUE...] with NAME one of the Hetero "
+             "configurations (%s)" % (spec, ", ".join(c.name for c in configs if c.hetero)))
