@@ -17,7 +17,8 @@ PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
 
 class RunResult:
     def __init__(self, status, kernel_ms=None, total_ms=None, max_rel_err=None, platform="",
-                 device="", exit_code=None, seconds=0.0, note="", cpu_share=None, bytes_moved=None):
+                 device="", exit_code=None, seconds=0.0, note="", cpu_share=None, bytes_moved=None,
+                 stderr=""):
         self.status = status
         self.kernel_ms = kernel_ms
         self.total_ms = total_ms
@@ -30,6 +31,9 @@ class RunResult:
         # From the run's HETERO_TRACE or its exit log (hetero_trace.py); None for native runs.
         self.cpu_share = cpu_share
         self.bytes_moved = bytes_moved
+        # What the process wrote to stderr (Hetero's log where HETERO_LOG is set), at most its last
+        # STDERR_KEPT characters: the runner keeps it in <out>/logs/ (tables.RunLogs).
+        self.stderr = stderr
 
     def __repr__(self):
         return "RunResult(%s, kernel_ms=%s, note=%r)" % (self.status, self.kernel_ms, self.note)
@@ -59,6 +63,11 @@ def _number(text):
         return None
 
 
+# A run's stderr kept for its log file: the end, where Hetero's exit counters and the last
+# decisions are (a launch-heavy run split every launch logs a line per launch).
+STDERR_KEPT = 64 * 1024
+
+
 def interpret(exit_code, stdout, stderr, seconds, checked=True):
     """Classifies a finished process. PASS needs exit 0, result=PASS (result=UNCHECKED instead
     when not `checked`: the run was given --no-check, Config.no_check) and both times present."""
@@ -66,11 +75,13 @@ def interpret(exit_code, stdout, stderr, seconds, checked=True):
     tail = " ".join((stderr or "").strip().splitlines()[-3:])[-300:]
     if fields is None:
         return RunResult(ERROR, exit_code=exit_code, seconds=seconds,
-                         note="no result line (exit %s) %s" % (exit_code, tail))
+                         note="no result line (exit %s) %s" % (exit_code, tail),
+                         stderr=(stderr or "")[-STDERR_KEPT:])
     result = RunResult(ERROR, _number(fields.get("kernel_ms")), _number(fields.get("total_ms")),
                        _number(fields.get("max_rel_err")), fields.get("platform", ""),
                        fields.get("device", ""), exit_code, seconds)
     result.cpu_share, result.bytes_moved = hetero_trace.from_exit_log(stderr)
+    result.stderr = (stderr or "")[-STDERR_KEPT:]
     verdict = fields.get("result")
     if verdict == ("PASS" if checked else "UNCHECKED") and exit_code == 0 and result.kernel_ms is not None \
             and result.total_ms is not None:
@@ -102,7 +113,7 @@ def run_program(command, env, timeout, checked=True):
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        process.communicate()
+        _, stderr = process.communicate()
         return RunResult(TIMEOUT, seconds=time.monotonic() - start,
-                         note="killed after %.0f s" % timeout)
+                         note="killed after %.0f s" % timeout, stderr=(stderr or "")[-STDERR_KEPT:])
     return interpret(process.returncode, stdout, stderr, time.monotonic() - start, checked)

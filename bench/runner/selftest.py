@@ -540,7 +540,7 @@ def check_hetero_session(c, build, benchmark, timeout):
         session = cli.parse_args(["--build", build, "--benchmarks", benchmark, "--sizes", "MINI",
                                   "--repeat", "1", "--inner-repeat", "1",
                                   "--configs", "native-cpu,hetero-cpu", "--out", out_dir,
-                                  "--variant", "two-slots=hetero-cpu:HETERO_DEVICES=pocl:0,pocl:0",
+                                  "--variant", "two-slots=hetero-cpu:HETERO_DEVICES=pocl:0,pocl:0,HETERO_LOG=info",
                                   "--timeout", str(timeout)])
         session.argv = ["(self-test: Hetero)"]
         code = cli.run_session(session)
@@ -561,6 +561,18 @@ def check_hetero_session(c, build, benchmark, timeout):
                 and " + " not in hetero.get("device", "+"),
                 "the variant's variable reached its processes: two slots (%s; base: %s)" % (
                     two.get("device"), hetero.get("device")))
+        # Each run's stderr is kept where it wrote any: the variant's Hetero log (its slots, its exit
+        # counters); the traced run's, without HETERO_LOG, at most warnings.
+        logs = os.path.join(out_dir, "logs")
+        kept = sorted(os.listdir(logs)) if os.path.isdir(logs) else []
+
+        def log_of(config):
+            path = os.path.join(logs, "%s-MINI-%s-1.txt" % (benchmark, config))
+            return open(path).read() if os.path.exists(path) else ""
+        c.check("slot 1:" in log_of("two-slots") and "counters:" in log_of("two-slots"),
+                "the variant's run has its Hetero log in logs/ (%s)" % kept)
+        c.check("info:" not in log_of("hetero-cpu") and "info:" not in log_of("native-cpu"),
+                "the runs without HETERO_LOG keep no info lines (%s)" % kept)
         merged = os.path.join(out_dir, "merged")
         code = cli.main(["--from", os.path.join(out_dir, "runs.csv"), "--out", merged])
         with open(os.path.join(merged, "results.md")) as source:

@@ -37,10 +37,14 @@ def _bytes_cell(value):
 
 
 class RunLog:
-    """Appends one row per run to runs.csv and flushes, so a killed session keeps its data."""
+    """Appends one row per run to runs.csv and flushes, so a killed session keeps its data; and
+    what each run wrote to stderr, where it wrote anything, to logs/<benchmark>-<size>-<config>-
+    <repeat>.txt beside it (Hetero's log: a process that ran far off its configuration's median,
+    a crash or a hang can be told apart afterwards, without running it again)."""
 
     def __init__(self, path):
         self.path = path
+        self.logs_dir = os.path.join(os.path.dirname(path), "logs")
         self._file = open(path, "w", newline="")
         self._writer = csv.writer(self._file)
         self._writer.writerow(RUN_COLUMNS)
@@ -52,6 +56,13 @@ class RunLog:
                                r.platform, r.device, "%.3f" % r.seconds, _cell(r.cpu_share),
                                _bytes_cell(r.bytes_moved), r.note])
         self._file.flush()
+        if getattr(r, "stderr", ""):
+            os.makedirs(self.logs_dir, exist_ok=True)
+            with open(self.log_path(benchmark, size, config, repeat), "w") as out:
+                out.write(r.stderr)
+
+    def log_path(self, benchmark, size, config, repeat):
+        return os.path.join(self.logs_dir, "%s-%s-%s-%d.txt" % (benchmark, size, config, repeat))
 
     def close(self):
         self._file.close()
