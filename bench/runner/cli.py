@@ -264,6 +264,7 @@ def run_session(args, stream=None, table_stream=None):
     def record(benchmark, size, config, repeat, result):
         records.append((benchmark, size, config, result))
         log.add(benchmark, size, config, repeat, result)
+        result.stderr = ""  # in logs/ now; a session of thousands of runs need not hold it
 
     progress_stream = stream or sys.stderr
     for name, why in broken.items():

@@ -32,7 +32,7 @@ class RunResult:
         self.cpu_share = cpu_share
         self.bytes_moved = bytes_moved
         # What the process wrote to stderr (Hetero's log where HETERO_LOG is set), at most its last
-        # STDERR_KEPT characters: the runner keeps it in <out>/logs/ (tables.RunLogs).
+        # STDERR_KEPT characters: the runner writes it to <out>/logs/ (tables.RunLog).
         self.stderr = stderr
 
     def __repr__(self):
@@ -64,8 +64,8 @@ def _number(text):
 
 
 # A run's stderr kept for its log file: the end, where Hetero's exit counters and the last
-# decisions are (a launch-heavy run split every launch logs a line per launch).
-STDERR_KEPT = 64 * 1024
+# decisions are (a launch-heavy run split every launch logs a line per launch: adi, 200,000).
+STDERR_KEPT = 16 * 1024
 
 
 def interpret(exit_code, stdout, stderr, seconds, checked=True):
