@@ -68,6 +68,10 @@ def _number(text):
 STDERR_KEPT = 16 * 1024
 
 
+def kept_stderr(text):
+    return (text or "")[-STDERR_KEPT:]
+
+
 def interpret(exit_code, stdout, stderr, seconds, checked=True):
     """Classifies a finished process. PASS needs exit 0, result=PASS (result=UNCHECKED instead
     when not `checked`: the run was given --no-check, Config.no_check) and both times present."""
@@ -76,12 +80,12 @@ def interpret(exit_code, stdout, stderr, seconds, checked=True):
     if fields is None:
         return RunResult(ERROR, exit_code=exit_code, seconds=seconds,
                          note="no result line (exit %s) %s" % (exit_code, tail),
-                         stderr=(stderr or "")[-STDERR_KEPT:])
+                         stderr=kept_stderr(stderr))
     result = RunResult(ERROR, _number(fields.get("kernel_ms")), _number(fields.get("total_ms")),
                        _number(fields.get("max_rel_err")), fields.get("platform", ""),
                        fields.get("device", ""), exit_code, seconds)
     result.cpu_share, result.bytes_moved = hetero_trace.from_exit_log(stderr)
-    result.stderr = (stderr or "")[-STDERR_KEPT:]
+    result.stderr = kept_stderr(stderr)
     verdict = fields.get("result")
     if verdict == ("PASS" if checked else "UNCHECKED") and exit_code == 0 and result.kernel_ms is not None \
             and result.total_ms is not None:
@@ -115,5 +119,5 @@ def run_program(command, env, timeout, checked=True):
             pass
         _, stderr = process.communicate()
         return RunResult(TIMEOUT, seconds=time.monotonic() - start,
-                         note="killed after %.0f s" % timeout, stderr=(stderr or "")[-STDERR_KEPT:])
+                         note="killed after %.0f s" % timeout, stderr=kept_stderr(stderr))
     return interpret(process.returncode, stdout, stderr, time.monotonic() - start, checked)

@@ -177,9 +177,13 @@ def check_execute(c):
             "a run given --no-check passes with result=UNCHECKED")
     r = execute.interpret(0, line, "", 0.1, checked=False)
     c.check(r.status == execute.ERROR, "a run given --no-check must not report a check")
-    r = execute.run_program([sys.executable, "-c", "import time; time.sleep(60)"], dict(os.environ),
-                            1.0)
+    r = execute.run_program([sys.executable, "-c", "import sys, time; sys.stderr.write('stuck here'); "
+                             "sys.stderr.flush(); time.sleep(60)"], dict(os.environ), 1.0)
     c.check(r.status == execute.TIMEOUT, "a hanging program is killed and reported TIMEOUT")
+    c.check(r.stderr == "stuck here", "a hanging program's stderr is kept for its log (%r)" % r.stderr)
+    r = execute.interpret(-11, "", "x" * (2 * execute.STDERR_KEPT) + "crashed here", 0.1)
+    c.check(r.status == execute.ERROR and r.stderr.endswith("crashed here")
+            and len(r.stderr) == execute.STDERR_KEPT, "a crash keeps its stderr's end for its log")
 
 
 def check_configs(c):
