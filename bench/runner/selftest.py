@@ -148,6 +148,16 @@ def check_hetero_trace(c):
         log.close()
         back = tables.read_runs(path)[0][3]
         c.check(back.cpu_share == 0.1 and back.bytes_moved == 100, "runs.csv keeps both columns")
+        logged = execute.RunResult(execute.PASS, 1.0, 2.0, stderr="hetero: info: counters: x")
+        log = tables.RunLog(path)
+        log.add("b", "MINI", "hetero", 1, logged)
+        log.close()
+        kept = log.log_path("b", "MINI", "hetero", 1)
+        c.check(open(kept).read() == logged.stderr, "a run's stderr is its log file")
+        log = tables.RunLog(path)  # the next session into the same folder: its run 1 logs nothing
+        log.add("b", "MINI", "hetero", 1, runs[0])
+        log.close()
+        c.check(not os.path.exists(kept), "a new session leaves no earlier session's log beside its runs")
         with open(path, "w") as out:  # a runs.csv from before the two columns existed
             out.write("benchmark,size,config,repeat,status,exit_code,kernel_ms,total_ms,"
                       "max_rel_err,platform,device,seconds,note\n"

@@ -3,6 +3,7 @@ configuration), derived.csv (co-execution figures) and results.md (all of it for
 
 import csv
 import os
+import shutil
 
 from . import real_ideal
 from .configs import share_text
@@ -45,6 +46,9 @@ class RunLog:
     def __init__(self, path):
         self.path = path
         self.logs_dir = os.path.join(os.path.dirname(path), "logs")
+        # Like runs.csv, started afresh: an earlier session's log beside a run of this one that
+        # wrote nothing would read as that run's.
+        shutil.rmtree(self.logs_dir, ignore_errors=True)
         self._file = open(path, "w", newline="")
         self._writer = csv.writer(self._file)
         self._writer.writerow(RUN_COLUMNS)
@@ -56,7 +60,7 @@ class RunLog:
                                r.platform, r.device, "%.3f" % r.seconds, _cell(r.cpu_share),
                                _bytes_cell(r.bytes_moved), r.note])
         self._file.flush()
-        if getattr(r, "stderr", ""):
+        if r.stderr:
             os.makedirs(self.logs_dir, exist_ok=True)
             with open(self.log_path(benchmark, size, config, repeat), "w") as out:
                 out.write(r.stderr)

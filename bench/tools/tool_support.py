@@ -56,10 +56,10 @@ def with_variant(configs, spec):
     starts the next variable only where VAR= follows it). Exits on a malformed spec."""
     name, _, assignments = spec.partition(":")
     base = next((c for c in configs if c.name == name and c.hetero), None)
-    try:
-        if base is not None:
+    if base is not None:
+        try:
             return runner_configs.with_variables(base, "%s, %s" % (name, assignments), assignments)
-    except ValueError:
-        pass
+        except ValueError:
+            pass  # malformed variables: the same message
     sys.exit("--variant %r: expected NAME:VAR=VALUE[,VAR=VALUE...] with NAME one of the Hetero "
              "configurations (%s)" % (spec, ", ".join(c.name for c in configs if c.hetero)))
