@@ -1,6 +1,8 @@
 // Work a command started that goes on after its backend event completes: a split launch's CPU
 // side (the chunk left running when the GPU ended first, the stream-back of the merged result)
-// and the build of a program's split variants that a launch started (both platform/split.cpp).
+// and, under HETERO_SPLIT=always, the build of a program's split variants that a launch started
+// or met (platform/split/). Elsewhere such a build holds the end of the application's threads
+// instead (variants.hpp: holdThreadEndForVariantBuilds).
 //
 // Commands chained on the backend event run at once (the GPU never waits for the CPU), but the
 // command itself, and every command that depends on it, counts as complete for the application

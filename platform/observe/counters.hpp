@@ -31,6 +31,7 @@ enum Counter : unsigned {
     // backend programs built from a binary an earlier build kept (platform/objects/kept_binaries.hpp)
     ProgramsFromKeptBinaries = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS,
     MergesAhead,             // of Merges, enqueued behind the GPU kernel while it still ran (discrete_split.cpp)
+    VariantBuilds,           // builds of a program's split variants that ended (platform/split/variants.hpp)
     kCount
 };
 

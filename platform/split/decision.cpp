@@ -216,11 +216,19 @@ int nwayCpuSlot(const Context& context, const std::vector<unsigned>& gpus, const
     return -1;
 }
 
-// A launch whose variants are not built yet starts their build and runs whole: it completes only
-// after the build (SplitDecision::variantsBuilding). Never waits for the build.
+// Whether a launch that meets a build of its kernel's variants completes after it. Only where
+// every launch is to split (HETERO_SPLIT=always): the launches after the one that started the
+// build then all split. Elsewhere a launch runs whole at once: the first launch of a process that
+// split, which started the build, took syr2k 113-168 ms on the H100 against 9 whole
+// (docs/results/h100-session47); the exit waits for the build instead (variants.hpp).
+bool holdsBuild() { return splitMode() == SplitMode::Always; }
+
+// A launch whose variants are not built yet starts their build and runs whole, without waiting
+// for it; under HETERO_SPLIT=always it completes only after the build (holdsBuild).
 void unlessBuilt(SplitDecision& d, Kernel& kernel, KernelVariants& kv, bool ready) {
     if (!d.split || ready) return;
-    d.variantsBuilding = kv.program->buildInBackground(kernel.context());
+    std::shared_ptr<Tail> building = kv.program->buildInBackground(kernel.context());
+    if (holdsBuild()) d.variantsBuilding = std::move(building);
     if (!kv.ready()) {
         d.split = false;
         d.probe.reset();
@@ -367,10 +375,9 @@ SplitDecision decideLaunch(Kernel& kernel, const std::vector<KernelArg>& args, c
 SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,
                             unsigned preferredSlot) {
     SplitDecision d = decideLaunch(kernel, args, launch, preferredSlot);
-    // A build of the variants under way (started with the program, SplitHistory::prebuildVariants,
-    // or by an earlier launch) holds every launch of the kernel until it is over: the application
-    // that saw its launches complete may exit, and no compiler may run on then (event_tail.hpp).
-    if (!d.variantsBuilding)
+    // Under HETERO_SPLIT=always a build of the variants under way (started by an earlier launch)
+    // holds every launch of the kernel until it is over, as it holds the launch that started it.
+    if (!d.variantsBuilding && holdsBuild())
         if (auto kv = kernel.variants(); kv && !kv->ready()) d.variantsBuilding = kv->program->buildingTail();
     return d;
 }

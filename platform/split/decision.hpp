@@ -42,8 +42,8 @@ struct SplitDecision {
     // history never hears of.
     unsigned wholeUntimedFor = 0;
     bool historyCounts = true;
-    // The launch would have split, but the kernel's variants are still being built: it runs whole
-    // and completes only after that build (Submission::tails).
+    // Under HETERO_SPLIT=always, the launch would have split but the kernel's variants are still
+    // being built: it runs whole and completes only after that build (Submission::tails).
     std::shared_ptr<Tail> variantsBuilding;
 };
 SplitDecision splitDecision(Kernel& kernel, const std::vector<KernelArg>& args, const LaunchGeometry& launch,

@@ -8,6 +8,7 @@
 #include "platform/memory/memory_model.hpp"
 #include "platform/objects/context.hpp"
 #include "platform/objects/kept_binaries.hpp"
+#include "platform/observe/counters.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_history.hpp"
@@ -77,9 +78,11 @@ unsigned buildDelayMs() {
     return ms;
 }
 
-// Builds under way in threads of their own. A program built and never launched nor released may
-// still compile when the application returns from main: the exit waits for it here, registered
-// with the first such build (after the backends were loaded: it runs before their exit handlers).
+// Builds under way in threads of their own. An application may return from main while one
+// compiles: the ending threads wait for them (holdThreadEndForVariantBuilds), and so does an exit
+// handler registered with the first build, for a process that exits from a thread that never
+// called in (after the backends were loaded: it runs before their exit handlers, not before
+// those LLVM registers during a compile).
 struct BuildsUnderWay {
     std::mutex mutex;
     std::condition_variable over;
@@ -94,6 +97,12 @@ void waitForBuildsAtExit() {
     std::unique_lock lock(b.mutex);
     b.over.wait(lock, [&] { return b.count == 0; });
 }
+
+// One per application thread that called in: its destructor runs when the thread ends, and first
+// of all when that thread calls exit (or returns from main).
+struct ThreadEndWaitsForBuilds {
+    ~ThreadEndWaitsForBuilds() { waitForBuildsAtExit(); }
+};
 
 // Whether auto mode's history says a kernel of `v` would have split in the last process that
 // launched it, its variants built (SplitHistory::prebuildVariants).
@@ -113,9 +122,9 @@ void ProgramVariants::build(Context* context) {
     const auto& slots = Device::instance()->slots();
     std::vector<backend::Program> built(context->slotCount());
     std::vector<std::unique_ptr<DistinctBuild>> builtNames(context->slotCount());
-    // Every slot's build, and every GPU slot's merge kernels, at once: the launch that started the
-    // build completes after it (buildInBackground), and one after another they took longer than
-    // syr2k's whole launch on an H200 (NVIDIA's variants, PoCL's, NVIDIA's merge kernels: the
+    // Every slot's build, and every GPU slot's merge kernels, at once: launches run whole until the
+    // build is over (under HETERO_SPLIT=always they complete after it), and one after another they
+    // took longer than syr2k's whole launch on an H200 (NVIDIA's variants, PoCL's, NVIDIA's merge kernels: the
     // first launch 14.4-15.7 ms against 9.25 native with kept binaries; docs/results/h200-session32).
     std::vector<std::function<void()>> jobs;
     for (unsigned s = 0; s < context->slotCount(); ++s) {
@@ -156,6 +165,7 @@ void ProgramVariants::build(Context* context) {
     names = std::move(builtNames);
     programs = std::move(built);  // read by others only once state_ says Built
     state_.store(State::Built, std::memory_order_release);
+    counters::add(counters::VariantBuilds);
 }
 
 std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
@@ -183,6 +193,7 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
                 HETERO_LOG(Warn, "building the split variants failed; launches run unsplit");
                 self->programs.clear();
                 self->state_.store(State::Built, std::memory_order_release);
+                counters::add(counters::VariantBuilds);
             }
             {
                 std::lock_guard done(self->mutex_);
@@ -254,6 +265,11 @@ cl_program ProgramVariants::laneProgram(unsigned slot, unsigned lane) {
     return p.get();
 }
 
+void holdThreadEndForVariantBuilds() {
+    static thread_local ThreadEndWaitsForBuilds hold;
+    (void)&hold;  // made on the thread's first call
+}
+
 bool splittingConfigured() {
     Device* d = Device::instance();
     return d && d->slots().size() >= 2 && splitMode() != SplitMode::Off;
@@ -276,7 +292,7 @@ std::shared_ptr<ProgramVariants> buildProgramVariants(Context* context, const st
     if (eagerVariantBuilds())
         v->build(context);
     else if (historyWantsVariants(*v))
-        v->buildInBackground(context);  // its launches complete after it (splitDecision)
+        v->buildInBackground(context);  // its launches run whole until it is over (splitDecision)
     return v;
 }
 

@@ -34,7 +34,8 @@ extern "C" {
 #define CL_HETERO_WORK_GROUPS_SLOTS         8
 #define CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES 24  /* backend builds that loaded a binary kept by an earlier build */
 #define CL_HETERO_MERGES_AHEAD              25  /* of MERGES, enqueued while the GPU kernel still ran */
-#define CL_HETERO_COUNTER_COUNT             26
+#define CL_HETERO_VARIANT_BUILDS            26  /* builds of a program's split variants that ended */
+#define CL_HETERO_COUNTER_COUNT             27
 
 /* Copies up to `count` counters (process-wide, since start) into `values`; returns how many exist
  * in *count_ret. CL_INVALID_PLATFORM for a platform other than Hetero's; CL_INVALID_VALUE when
