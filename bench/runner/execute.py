@@ -10,7 +10,7 @@ import signal
 import subprocess
 import time
 
-from . import hetero_trace
+from . import cpu_load, hetero_trace
 
 PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
 
@@ -18,7 +18,7 @@ PASS, FAIL, ERROR, TIMEOUT, NA = "PASS", "FAIL", "ERROR", "TIMEOUT", "n/a"
 class RunResult:
     def __init__(self, status, kernel_ms=None, total_ms=None, max_rel_err=None, platform="",
                  device="", exit_code=None, seconds=0.0, note="", cpu_share=None, bytes_moved=None,
-                 stderr=""):
+                 stderr="", others_cpu_pct=None, steal_pct=None):
         self.status = status
         self.kernel_ms = kernel_ms
         self.total_ms = total_ms
@@ -34,6 +34,10 @@ class RunResult:
         # What the process wrote to stderr (Hetero's log where HETERO_LOG is set), at most its last
         # STDERR_KEPT characters: the runner writes it to <out>/logs/ (tables.RunLog).
         self.stderr = stderr
+        # The machine's CPU time during the run that other processes used, and that the hypervisor
+        # gave elsewhere, in percent of all its CPUs' time (cpu_load.py); None where unknown.
+        self.others_cpu_pct = others_cpu_pct
+        self.steal_pct = steal_pct
 
     def __repr__(self):
         return "RunResult(%s, kernel_ms=%s, note=%r)" % (self.status, self.kernel_ms, self.note)
@@ -104,7 +108,7 @@ def interpret(exit_code, stdout, stderr, seconds, checked=True):
 def run_program(command, env, timeout, checked=True):
     """Runs command (a list) with env; kills its whole process group after timeout seconds.
     checked: False when the command has --no-check (see interpret)."""
-    start = time.monotonic()
+    start, load = time.monotonic(), cpu_load.sample()
     try:
         process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    universal_newlines=True, start_new_session=True)
@@ -118,6 +122,9 @@ def run_program(command, env, timeout, checked=True):
         except ProcessLookupError:
             pass
         _, stderr = process.communicate()
-        return RunResult(TIMEOUT, seconds=time.monotonic() - start,
-                         note="killed after %.0f s" % timeout, stderr=kept_stderr(stderr))
-    return interpret(process.returncode, stdout, stderr, time.monotonic() - start, checked)
+        result = RunResult(TIMEOUT, seconds=time.monotonic() - start,
+                           note="killed after %.0f s" % timeout, stderr=kept_stderr(stderr))
+    else:
+        result = interpret(process.returncode, stdout, stderr, time.monotonic() - start, checked)
+    result.others_cpu_pct, result.steal_pct = cpu_load.between(load, cpu_load.sample())
+    return result

@@ -10,8 +10,8 @@ import tempfile
 
 import struct
 
-from . import configs, execute, hetero_trace, plot, plot_runner, real_ideal, short_table, stats, \
-    tables
+from . import configs, cpu_load, execute, hetero_trace, plot, plot_runner, real_ideal, short_table, \
+    stats, tables
 
 
 class Checker:
@@ -148,6 +148,12 @@ def check_hetero_trace(c):
         log.close()
         back = tables.read_runs(path)[0][3]
         c.check(back.cpu_share == 0.1 and back.bytes_moved == 100, "runs.csv keeps both columns")
+        loaded = execute.RunResult(execute.PASS, 1.0, 2.0, others_cpu_pct=12.5, steal_pct=0.5)
+        log = tables.RunLog(path)
+        log.add("b", "MINI", "hetero", 1, loaded)
+        log.close()
+        back = tables.read_runs(path)[0][3]
+        c.check(back.others_cpu_pct == 12.5 and back.steal_pct == 0.5, "runs.csv keeps the machine's other load")
         logged = execute.RunResult(execute.PASS, 1.0, 2.0, stderr="hetero: info: counters: x")
         log = tables.RunLog(path)
         log.add("b", "MINI", "hetero", 1, logged)
@@ -163,7 +169,30 @@ def check_hetero_trace(c):
                       "max_rel_err,platform,device,seconds,note\n"
                       "b,MINI,hetero,1,PASS,0,1,2,0,P,D,0.1,\n")
         back = tables.read_runs(path)[0][3]
-        c.check(back.status == execute.PASS and back.cpu_share is None, "old runs.csv files read")
+        c.check(back.status == execute.PASS and back.cpu_share is None and back.others_cpu_pct is None,
+                "old runs.csv files read")
+
+
+def check_cpu_load(c):
+    busy, steal, total = cpu_load.parse_stat_line("cpu  100 0 50 800 10 5 5 30 7 0")
+    tick = cpu_load._TICK
+    c.check(_close(busy, 160.0 / tick) and _close(steal, 30.0 / tick) and _close(total, 1000.0 / tick),
+            "/proc/stat's cpu line: busy, steal and all (guest inside user)")
+    c.check(cpu_load.parse_stat_line("cpu0 1 2 3 4 5 6 7 8") is None and cpu_load.parse_stat_line("cpu 1 2") is None,
+            "only the machine's line, whole, is read")
+    others, stolen = cpu_load.between(cpu_load.Sample(10.0, 1.0, 100.0, 2.0), cpu_load.Sample(30.0, 3.0, 200.0, 7.0))
+    c.check(_close(others, 15.0) and _close(stolen, 2.0), "the run's own CPU time is not others' (%s, %s)" % (others, stolen))
+    others, _ = cpu_load.between(cpu_load.Sample(10.0, 0.0, 100.0, 0.0), cpu_load.Sample(20.0, 0.0, 200.0, 30.0))
+    c.check(others == 0.0, "a run busier than the machine's count leaves others none")
+    c.check(cpu_load.between(None, cpu_load.Sample(1, 0, 2, 0)) == (None, None)
+            and cpu_load.between(cpu_load.Sample(1, 0, 2, 0), cpu_load.Sample(1, 0, 2, 0)) == (None, None),
+            "no sample or no time: unknown")
+    if os.path.exists("/proc/stat"):
+        r = execute.run_program([sys.executable, "-c", "import time; t = time.time()\nwhile time.time() - t < 0.3: pass"],
+                                dict(os.environ), 30.0)
+        c.check(r.others_cpu_pct is not None and 0.0 <= r.others_cpu_pct <= 100.0
+                and r.steal_pct is not None and 0.0 <= r.steal_pct <= 100.0,
+                "a run has the machine's other load and steal (%s, %s)" % (r.others_cpu_pct, r.steal_pct))
 
 
 def check_execute(c):
@@ -601,6 +630,7 @@ def run(args):
     check_hetero_trace(c)
     check_stats(c)
     check_execute(c)
+    check_cpu_load(c)
     check_configs(c)
     check_short_table(c)
     check_plot_values(c)

@@ -12,9 +12,10 @@ from .stats import METRICS, geomean, ratio
 
 RUN_COLUMNS = ("benchmark", "size", "config", "repeat", "status", "exit_code", "kernel_ms",
                "total_ms", "max_rel_err", "platform", "device", "seconds", "cpu_share",
-               "bytes_moved", "note")
+               "bytes_moved", "others_cpu_pct", "steal_pct", "note")
 # cpu_share: the CPU's share of the launches' work-groups; bytes_moved: bytes Hetero copied
-# (hetero_trace.py). Empty for native configurations.
+# (hetero_trace.py). Empty for native configurations. others_cpu_pct, steal_pct: the machine's
+# CPU time that other processes used during the run, and that the hypervisor took (cpu_load.py).
 RESULT_COLUMNS = ("benchmark", "size", "config", "share", "status", "runs", "passed", "kernel_ms",
                   "total_ms", "kernel_ms_min", "kernel_ms_max", "max_rel_err", "cpu_share",
                   "bytes_moved", "platform", "device", "note")
@@ -31,6 +32,10 @@ def _cell(value, digits=4):
     if isinstance(value, float):
         return "%.*g" % (digits + 2, value)
     return str(value)
+
+
+def _pct_cell(value):
+    return "" if value is None else "%.1f" % value
 
 
 def _bytes_cell(value):
@@ -58,7 +63,8 @@ class RunLog:
         self._writer.writerow([benchmark, size, config, repeat, r.status, _cell(r.exit_code),
                                _cell(r.kernel_ms), _cell(r.total_ms), _cell(r.max_rel_err),
                                r.platform, r.device, "%.3f" % r.seconds, _cell(r.cpu_share),
-                               _bytes_cell(r.bytes_moved), r.note])
+                               _bytes_cell(r.bytes_moved), _pct_cell(r.others_cpu_pct),
+                               _pct_cell(r.steal_pct), r.note])
         self._file.flush()
         if r.stderr:
             os.makedirs(self.logs_dir, exist_ok=True)
@@ -74,7 +80,7 @@ class RunLog:
 
 def read_runs(path):
     """Reads a runs.csv back as (benchmark, size, config, RunResult) records (files written
-    before cpu_share and bytes_moved existed read as None there). A results.csv reads the same
+    before cpu_share, bytes_moved, others_cpu_pct or steal_pct existed read as None there). A results.csv reads the same
     way, as one record per configuration carrying its medians (the columns have the same names)."""
     records = []
     with open(path, newline="") as source:
@@ -86,7 +92,8 @@ def read_runs(path):
                 row["status"], number("kernel_ms"), number("total_ms"), number("max_rel_err"),
                 row.get("platform", ""), row.get("device", ""), exit_code,
                 number("seconds") or 0.0, row.get("note", ""), number("cpu_share"),
-                number("bytes_moved"))))
+                number("bytes_moved"), others_cpu_pct=number("others_cpu_pct"),
+                steal_pct=number("steal_pct"))))
     return records
 
 
