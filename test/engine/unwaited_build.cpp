@@ -16,15 +16,14 @@
 //           the join returns.
 // Prints PASS when every check held; any failed check exits with status 1.
 #define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "plain_cl.hpp"
+
 #include <CL/cl_ext_hetero.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -38,15 +37,6 @@ __kernel void triple(__global int* out, __global const int* in) {
 
 constexpr size_t kItems = 1 << 16;
 
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        cl_int err_ = (call);                                                            \
-        if (err_ != CL_SUCCESS) {                                                        \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, err_);  \
-            std::_Exit(1);                                                               \
-        }                                                                                \
-    } while (0)
-
 void fail(const char* what) {
     std::fprintf(stderr, "FAIL: %s\n", what);
     std::fflush(stderr);
@@ -59,30 +49,16 @@ cl_ulong buildsBefore = 0;
 
 cl_ulong variantBuilds() {
     cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    CHECK(countersFn(platform, CL_HETERO_COUNTER_COUNT, v, nullptr));
+    PLAIN_CL_CHECK(countersFn(platform, CL_HETERO_COUNTER_COUNT, v, nullptr));
     return v[CL_HETERO_VARIANT_BUILDS];
 }
 
 cl_device_id heteroDevice() {
-    cl_uint n = 0;
-    CHECK(clGetPlatformIDs(0, nullptr, &n));
-    std::vector<cl_platform_id> platforms(n);
-    CHECK(clGetPlatformIDs(n, platforms.data(), nullptr));
-    for (cl_platform_id p : platforms) {
-        char name[128] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-        if (std::strcmp(name, "Hetero") == 0) {
-            platform = p;
-            countersFn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-                clGetExtensionFunctionAddressForPlatform(p, "clGetHeteroCountersEXT"));
-            if (!countersFn) fail("no clGetHeteroCountersEXT");
-            cl_device_id d = nullptr;
-            CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr));
-            return d;
-        }
-    }
-    fail("no Hetero platform");
-    return nullptr;
+    cl_device_id d = plaincl::heteroDevice(platform);
+    countersFn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
+    if (!countersFn) fail("no clGetHeteroCountersEXT");
+    return d;
 }
 
 // Builds the program, launches `triple` once and waits for it: the launch is complete, the
@@ -91,27 +67,27 @@ cl_device_id heteroDevice() {
 void launchOnce(cl_context context, cl_device_id device) {
     cl_int err = CL_SUCCESS;
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
-    CHECK(err);
-    CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
+    PLAIN_CL_CHECK(err);
+    PLAIN_CL_CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
     cl_kernel kernel = clCreateKernel(program, "triple", &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     std::vector<cl_int> input(kItems);
     for (size_t i = 0; i < kItems; ++i) input[i] = static_cast<cl_int>(i);
     cl_mem in = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kItems * sizeof(cl_int), input.data(), &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, kItems * sizeof(cl_int), nullptr, &err);
-    CHECK(err);
-    CHECK(clSetKernelArg(kernel, 0, sizeof out, &out));
-    CHECK(clSetKernelArg(kernel, 1, sizeof in, &in));
+    PLAIN_CL_CHECK(err);
+    PLAIN_CL_CHECK(clSetKernelArg(kernel, 0, sizeof out, &out));
+    PLAIN_CL_CHECK(clSetKernelArg(kernel, 1, sizeof in, &in));
     buildsBefore = variantBuilds();
     size_t global = kItems, local = 64;
-    CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-    CHECK(clFinish(queue));
+    PLAIN_CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clFinish(queue));
     if (variantBuilds() != buildsBefore) fail("the launch completed only after the variants' build");
     std::vector<cl_int> result(kItems);
-    CHECK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, kItems * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, kItems * sizeof(cl_int), result.data(), 0, nullptr, nullptr));
     for (size_t i = 0; i < kItems; ++i)
         if (result[i] != 3 * static_cast<cl_int>(i)) fail("wrong result");
 }
@@ -131,7 +107,7 @@ int main(int argc, char** argv) {
     cl_device_id device = heteroDevice();
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     if (mode == "thread") {
         std::thread launcher([&] { launchOnce(context, device); });
         launcher.join();

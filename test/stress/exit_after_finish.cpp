@@ -13,11 +13,10 @@
 // them are not even made yet when main returns).
 // Prints PASS when the results are right (checked before exiting); the exit status says the rest.
 #define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
+#include "plain_cl.hpp"
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,34 +37,6 @@ __kernel void addone(__global int* data) {
 }
 )";
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        cl_int err_ = (call);                                                        \
-        if (err_ != CL_SUCCESS) {                                                    \
-            std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, err_); \
-            std::exit(2);                                                            \
-        }                                                                            \
-    } while (0)
-
-cl_device_id heteroDevice(cl_platform_id& platform) {
-    cl_uint n = 0;
-    CHECK(clGetPlatformIDs(0, nullptr, &n));
-    std::vector<cl_platform_id> platforms(n);
-    CHECK(clGetPlatformIDs(n, platforms.data(), nullptr));
-    for (cl_platform_id p : platforms) {
-        char name[128] = {};
-        clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-        if (std::strcmp(name, "Hetero") == 0) {
-            platform = p;
-            cl_device_id d = nullptr;
-            CHECK(clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr));
-            return d;
-        }
-    }
-    std::fprintf(stderr, "no Hetero platform\n");
-    std::exit(2);
-}
-
 struct Objects {
     cl_context context = nullptr;
     cl_command_queue queue = nullptr;
@@ -81,40 +52,40 @@ constexpr size_t kItems = 1 << 14;
 void enqueueWork(Objects& o, cl_context context, cl_device_id device, int launches) {
     cl_int err = CL_SUCCESS;
     o.queue = clCreateCommandQueue(context, device, 0, &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     o.program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
-    CHECK(err);
-    CHECK(clBuildProgram(o.program, 1, &device, "", nullptr, nullptr));
+    PLAIN_CL_CHECK(err);
+    PLAIN_CL_CHECK(clBuildProgram(o.program, 1, &device, "", nullptr, nullptr));
     o.spin = clCreateKernel(o.program, "spin", &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     o.addone = clCreateKernel(o.program, "addone", &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     std::vector<float> input(kItems, 3.0f);
     o.in = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, kItems * sizeof(float), input.data(), &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     o.out = clCreateBuffer(context, CL_MEM_READ_WRITE, kItems * sizeof(float), nullptr, &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     std::vector<int> zeros(kItems, 0);
     o.counts = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, kItems * sizeof(int), zeros.data(), &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
     int rounds = 2000;
-    CHECK(clSetKernelArg(o.spin, 0, sizeof(cl_mem), &o.out));
-    CHECK(clSetKernelArg(o.spin, 1, sizeof(cl_mem), &o.in));
-    CHECK(clSetKernelArg(o.spin, 2, sizeof rounds, &rounds));
-    CHECK(clSetKernelArg(o.addone, 0, sizeof(cl_mem), &o.counts));
+    PLAIN_CL_CHECK(clSetKernelArg(o.spin, 0, sizeof(cl_mem), &o.out));
+    PLAIN_CL_CHECK(clSetKernelArg(o.spin, 1, sizeof(cl_mem), &o.in));
+    PLAIN_CL_CHECK(clSetKernelArg(o.spin, 2, sizeof rounds, &rounds));
+    PLAIN_CL_CHECK(clSetKernelArg(o.addone, 0, sizeof(cl_mem), &o.counts));
     size_t global = kItems, local = 64;
     for (int i = 0; i < launches; ++i) {
         cl_kernel k = i % 2 ? o.addone : o.spin;
         if (o.last) clReleaseEvent(o.last);
-        CHECK(clEnqueueNDRangeKernel(o.queue, k, 1, nullptr, &global, &local, 0, nullptr, &o.last));
+        PLAIN_CL_CHECK(clEnqueueNDRangeKernel(o.queue, k, 1, nullptr, &global, &local, 0, nullptr, &o.last));
     }
 }
 
 bool resultsRight(Objects& o, int launches) {
     std::vector<int> counts(kItems);
     std::vector<float> out(kItems);
-    CHECK(clEnqueueReadBuffer(o.queue, o.counts, CL_TRUE, 0, kItems * sizeof(int), counts.data(), 0, nullptr, nullptr));
-    CHECK(clEnqueueReadBuffer(o.queue, o.out, CL_TRUE, 0, kItems * sizeof(float), out.data(), 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clEnqueueReadBuffer(o.queue, o.counts, CL_TRUE, 0, kItems * sizeof(int), counts.data(), 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clEnqueueReadBuffer(o.queue, o.out, CL_TRUE, 0, kItems * sizeof(float), out.data(), 0, nullptr, nullptr));
     float expect = 3.0f;
     for (int r = 0; r < 2000; ++r) expect = expect * 0.5f + 1.0f;
     for (size_t i = 0; i < kItems; ++i)
@@ -140,10 +111,10 @@ int main(int argc, char** argv) {
     int launches = argc > 2 ? std::atoi(argv[2]) : 8;
     launches += launches % 2;  // as many of each kernel
     cl_platform_id platform = nullptr;
-    cl_device_id device = heteroDevice(platform);
+    cl_device_id device = plaincl::heteroDevice(platform);
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-    CHECK(err);
+    PLAIN_CL_CHECK(err);
 
     if (mode == "threads") {
         Objects a, b;
@@ -170,20 +141,20 @@ int main(int argc, char** argv) {
     // One more round after the check, so that the mode's wait is the last thing that happens.
     size_t global = kItems, local = 64;
     clReleaseEvent(o.last);
-    CHECK(clEnqueueNDRangeKernel(o.queue, o.spin, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-    CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-    CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, &o.last));
+    PLAIN_CL_CHECK(clEnqueueNDRangeKernel(o.queue, o.spin, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+    PLAIN_CL_CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, &o.last));
     std::printf("%s\n", ok ? "PASS" : "FAIL");
     std::fflush(stdout);
     if (mode == "nowait") {
         for (int i = 0; i < 256; ++i)
-            CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+            PLAIN_CL_CHECK(clEnqueueNDRangeKernel(o.queue, o.addone, 1, nullptr, &global, &local, 0, nullptr, nullptr));
         return ok ? 0 : 1;
     }
     if (mode == "wait") {
-        CHECK(clWaitForEvents(1, &o.last));  // the last launch: in order, it covers the others
+        PLAIN_CL_CHECK(clWaitForEvents(1, &o.last));  // the last launch: in order, it covers the others
     } else {
-        CHECK(clFinish(o.queue));
+        PLAIN_CL_CHECK(clFinish(o.queue));
     }
     if (mode == "exit") std::exit(ok ? 0 : 1);
     if (mode == "release") {
