@@ -4,7 +4,7 @@
 #include "platform/api/enqueue.hpp"
 #include "platform/objects/kernel.hpp"
 #include "platform/split/launch.hpp"
-#include "platform/split/variants.hpp"
+#include "platform/split/thread_end.hpp"
 
 using namespace hetero;
 
@@ -70,7 +70,7 @@ static cl_int enqueueKernel(cl_command_type type, cl_command_queue command_queue
                             const size_t* global_work_offset, const size_t* global_work_size,
                             const size_t* local_work_size, cl_uint num_events_in_wait_list,
                             const cl_event* event_wait_list, cl_event* event) {
-    holdThreadEndForVariantBuilds();  // a launch may start a build of its kernel's split variants
+    holdThreadEnd();  // a launch may start a build of its kernel's split variants
     return guarded([&] {
         auto queue = queueOf(command_queue);
         auto k = fromHandle<Kernel>(kernel);

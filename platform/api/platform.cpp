@@ -3,7 +3,7 @@
 
 #include "platform/api/api.hpp"
 #include "platform/observe/counters.hpp"
-#include "platform/split/variants.hpp"
+#include "platform/split/thread_end.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
 #include "platform/support/version.hpp"
@@ -11,7 +11,7 @@
 using namespace hetero;
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_platforms) {
-    holdThreadEndForVariantBuilds();  // the thread that will call exit, most often
+    holdThreadEnd();  // the thread that will call exit, most often
     return guarded([&] {
         require(!(num_entries == 0 && platforms), CL_INVALID_VALUE);
         require(platforms || num_platforms, CL_INVALID_VALUE);

@@ -2,6 +2,7 @@
 #include "platform/objects/program.hpp"
 
 #include "platform/api/api.hpp"
+#include "platform/split/thread_end.hpp"
 #include "platform/split/variants.hpp"
 #include "platform/support/error.hpp"
 #include "platform/support/info.hpp"
@@ -99,7 +100,7 @@ cl_int CL_API_CALL clReleaseProgram(cl_program program) {
 
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                                   const char* options, BuildNotify pfn_notify, void* user_data) {
-    holdThreadEndForVariantBuilds();
+    holdThreadEnd();
     return guarded([&] {
         auto p = programOf(program);
         checkDeviceList(num_devices, device_list);
@@ -113,7 +114,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id* device_list,
                                     const char* options, cl_uint num_input_headers, const cl_program* input_headers,
                                     const char** header_include_names, BuildNotify pfn_notify, void* user_data) {
-    holdThreadEndForVariantBuilds();
+    holdThreadEnd();
     return guarded([&] {
         auto p = programOf(program);
         checkDeviceList(num_devices, device_list);
@@ -140,7 +141,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
 cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id* device_list,
                                      const char* options, cl_uint num_input_programs, const cl_program* input_programs,
                                      BuildNotify pfn_notify, void* user_data, cl_int* errcode_ret) {
-    holdThreadEndForVariantBuilds();
+    holdThreadEnd();
     return guardedCreate(errcode_ret, [&]() -> cl_program {
         auto c = contextOf(context);
         checkDeviceList(num_devices, device_list);

@@ -2,7 +2,7 @@
 // side (the chunk left running when the GPU ended first, the stream-back of the merged result)
 // and, under HETERO_SPLIT=always, the build of a program's split variants that a launch started
 // or met (platform/split/). Elsewhere such a build holds the end of the application's threads
-// instead (variants.hpp: holdThreadEndForVariantBuilds).
+// instead (platform/split/thread_end.hpp).
 //
 // Commands chained on the backend event run at once (the GPU never waits for the CPU), but the
 // command itself, and every command that depends on it, counts as complete for the application

@@ -27,7 +27,8 @@ static_assert(BytesHostToDevice == CL_HETERO_BYTES_HOST_TO_DEVICE && BytesDevice
                       BackendKernelArgs == CL_HETERO_BACKEND_KERNEL_ARGS &&
                   LaunchesSplitNway == CL_HETERO_LAUNCHES_SPLIT_NWAY && WorkGroupsSlot0 == CL_HETERO_WORK_GROUPS_SLOT0 &&
                   ProgramsFromKeptBinaries == CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES && MergesAhead == CL_HETERO_MERGES_AHEAD &&
-                  VariantBuilds == CL_HETERO_VARIANT_BUILDS,
+                  VariantBuilds == CL_HETERO_VARIANT_BUILDS && SplitChunks == CL_HETERO_SPLIT_CHUNKS &&
+                  ChunksRefusedAtExit == CL_HETERO_CHUNKS_REFUSED_AT_EXIT,
               "the extension's indices are the counters' own");
 
 // Logs every counter when the library goes (exit, or unload by the loader).
@@ -65,7 +66,8 @@ const char* name(Counter c) {
         "ns_host_to_device", "ns_device_to_host", "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned",
         "backend_kernel_args", "launches_split_nway", "work_groups_slot0", "work_groups_slot1", "work_groups_slot2",
         "work_groups_slot3", "work_groups_slot4", "work_groups_slot5", "work_groups_slot6", "work_groups_slot7",
-        "programs_from_kept_binaries", "merges_ahead", "variant_builds"};
+        "programs_from_kept_binaries", "merges_ahead", "variant_builds", "split_chunks",
+        "chunks_refused_at_exit"};
     static_assert(CL_HETERO_WORK_GROUPS_SLOTS == 8, "a name per slot counter");
     return c < kCount ? names[c] : "unknown";
 }

@@ -11,6 +11,7 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
+#include "platform/split/exit_gate.hpp"
 #include "platform/split/chunk_deadline.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/launch_stats.hpp"
@@ -487,7 +488,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         const unsigned groupSplit = !maySplitGroups ? 1
                                     : randomChunks  ? transform::groupSplitFor(r.range, 1, 1 + chaos::below(16))
                                                     : transform::groupSplitFor(r.range, size, r.cpuUnits);
-        r.enqueueChunk(r.cpu, cpuQueue, begin, next, groupSplit, {}, chunkDone);
+        exit_gate::enqueue([&] { r.enqueueChunk(r.cpu, cpuQueue, begin, next, groupSplit, {}, chunkDone); }, chunkDone);
         backend::flush(cpuQueue);
         // Until the chunk is done, or (adaptive) the GPU is: then the chunk's results would come too
         // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
@@ -543,7 +544,7 @@ void runOnGpu(SplitRun& r, cl_command_queue gpuTransfer, uint64_t begin, uint64_
     HETERO_LOG(Info, "split %s: the GPU runs the CPU's share (work-groups %llu to %llu)", r.name.c_str(),
                (unsigned long long)begin, (unsigned long long)(end - 1));
     backend::Event done;
-    r.enqueueChunk(r.gpu, gpuTransfer, begin, end, 1, {}, done);
+    exit_gate::enqueue([&] { r.enqueueChunk(r.gpu, gpuTransfer, begin, end, 1, {}, done); }, done);
     const cl_int status = backend::waitFor(done.get());
     if (status != CL_SUCCESS) fail(status < 0 ? status : CL_OUT_OF_RESOURCES);
 }
@@ -577,8 +578,11 @@ void runSides(std::shared_ptr<SplitRun> run) {
         const bool idle = !r.fixedShare && chaos::cpuIdle();  // test knob: the GPU wins the race
         if (cpuStarts && !idle) runChunks(r, cpuQueue, gpuTransfer, bytesMoved, chunkSizes, sent);
     } catch (const Error& e) {
-        HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); %s", r.name.c_str(), errorName(e.code),
-                   r.fixedShare ? "the GPU runs what it did not send" : "the GPU result stands");
+        if (exit_gate::closed())
+            HETERO_LOG(Debug, "split launch of %s: the process exits; its CPU side stops", r.name.c_str());
+        else
+            HETERO_LOG(Warn, "split launch of %s: CPU side failed (%s); %s", r.name.c_str(), errorName(e.code),
+                       r.fixedShare ? "the GPU runs what it did not send" : "the GPU result stands");
         cpuFailed = e.code < 0 ? e.code : CL_OUT_OF_RESOURCES;
     }
     r.quiet.release();  // the CPU is done: waits may spin again
@@ -599,8 +603,9 @@ void runSides(std::shared_ptr<SplitRun> run) {
         try {
             runOnGpu(r, gpuTransfer, r.cpuFloor, sent);
         } catch (const Error& e) {
-            HETERO_LOG(Error, "split launch of %s: the GPU could not run the CPU's share (%s)", r.name.c_str(),
-                       errorName(e.code));
+            if (!exit_gate::closed())
+                HETERO_LOG(Error, "split launch of %s: the GPU could not run the CPU's share (%s)", r.name.c_str(),
+                           errorName(e.code));
             result = cpuFailed;
         }
     }

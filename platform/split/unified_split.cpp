@@ -1,6 +1,7 @@
 #include "platform/split/unified_split.hpp"
 
 #include "platform/split/chaos.hpp"
+#include "platform/split/exit_gate.hpp"
 #include "platform/split/config.hpp"
 #include "platform/split/split_common.hpp"
 #include "platform/split/variants.hpp"
@@ -207,24 +208,27 @@ void runSide(UnifiedRun& r, Side side) {
             unsigned enqueued = 0;
             cl_int error = CL_SUCCESS;
             try {
-                std::lock_guard lock(r.variants->mutex);
-                KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
-                r.kernel->applyArgs(c.kernel, slot, r.args);
-                for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-                    setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
-                    backend::Event e;
-                    check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
-                    last = std::move(e);  // releases the one before
-                    ++enqueued;
-                }
-                c.choice.ran(last.get());
+                exit_gate::enqueue([&] {
+                    std::lock_guard lock(r.variants->mutex);
+                    KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
+                    r.kernel->applyArgs(c.kernel, slot, r.args);
+                    for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
+                        setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+                        backend::Event e;
+                        check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
+                        last = std::move(e);  // releases the one before
+                        ++enqueued;
+                    }
+                    c.choice.ran(last.get());
+                }, last);
             } catch (const Error& e) {
                 error = e.code;
             }
             if (error != CL_SUCCESS && enqueued == 0) {
                 // Nothing of the chunk runs: hand it back for the other side, and leave.
-                HETERO_LOG(Warn, "split launch of %s: slot %u refused a chunk (%s); the other device takes over",
-                           r.name.c_str(), slot, errorName(error));
+                if (!exit_gate::closed())
+                    HETERO_LOG(Warn, "split launch of %s: slot %u refused a chunk (%s); the other device takes over",
+                               r.name.c_str(), slot, errorName(error));
                 std::lock_guard lock(r.mutex);
                 if (side == Gpu)
                     r.lo = begin;  // only this side moves lo, so lo is still `end`

@@ -79,7 +79,7 @@ unsigned buildDelayMs() {
 }
 
 // Builds under way in threads of their own. An application may return from main while one
-// compiles: the ending threads wait for them (holdThreadEndForVariantBuilds), and so does an exit
+// compiles: the ending threads wait for them (thread_end.hpp), and so does an exit
 // handler registered with the first build, for a process that exits from a thread that never
 // called in (after the backends were loaded: it runs before their exit handlers, not before
 // those LLVM registers during a compile).
@@ -92,17 +92,6 @@ BuildsUnderWay& buildsUnderWay() {
     static auto* b = new BuildsUnderWay;  // never destroyed: used at exit
     return *b;
 }
-void waitForBuildsAtExit() {
-    BuildsUnderWay& b = buildsUnderWay();
-    std::unique_lock lock(b.mutex);
-    b.over.wait(lock, [&] { return b.count == 0; });
-}
-
-// One per application thread that called in: its destructor runs when the thread ends, and first
-// of all when that thread calls exit (or returns from main).
-struct ThreadEndWaitsForBuilds {
-    ~ThreadEndWaitsForBuilds() { waitForBuildsAtExit(); }
-};
 
 // Whether auto mode's history says a kernel of `v` would have split in the last process that
 // launched it, its variants built (SplitHistory::prebuildVariants).
@@ -177,7 +166,7 @@ std::shared_ptr<Tail> ProgramVariants::buildInBackground(Context* context) {
     std::shared_ptr<ProgramVariants> self;
     BuildsUnderWay& under = buildsUnderWay();
     static std::once_flag atExit;
-    std::call_once(atExit, [] { std::atexit(waitForBuildsAtExit); });
+    std::call_once(atExit, [] { std::atexit(waitForVariantBuilds); });
     try {
         self = shared_from_this();
         std::lock_guard counting(under.mutex);
@@ -265,9 +254,10 @@ cl_program ProgramVariants::laneProgram(unsigned slot, unsigned lane) {
     return p.get();
 }
 
-void holdThreadEndForVariantBuilds() {
-    static thread_local ThreadEndWaitsForBuilds hold;
-    (void)&hold;  // made on the thread's first call
+void waitForVariantBuilds() {
+    BuildsUnderWay& b = buildsUnderWay();
+    std::unique_lock lock(b.mutex);
+    b.over.wait(lock, [&] { return b.count == 0; });
 }
 
 bool splittingConfigured() {

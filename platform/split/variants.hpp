@@ -47,7 +47,7 @@ struct ProgramVariants : std::enable_shared_from_this<ProgramVariants> {
     // Starts the build in a thread of its own unless it is built or under way. Returns the build's
     // tail while it runs (event_tail.hpp), nullptr once built. No compiler may run on once the
     // process exits: the end of every application thread that built a program or launched a
-    // kernel waits for the builds under way (holdThreadEndForVariantBuilds), and so does the exit.
+    // kernel waits for the builds under way (waitForVariantBuilds), and so does the exit.
     std::shared_ptr<Tail> buildInBackground(Context* context);
     // The tail of the build under way, nullptr when none is.
     std::shared_ptr<Tail> buildingTail();
@@ -114,13 +114,10 @@ private:
 // True when launches may be split at all (two slots or more, HETERO_SPLIT not "off").
 bool splittingConfigured();
 
-// Makes the end of the calling thread wait for every build of split variants under way then.
-// Called by the API entry points that may start a build or meet one (platform enumeration,
-// program builds, kernel launches): no launch waits for a build, and an application may exit as
-// soon as its last wait returns, while a build still compiles. The exiting thread's thread-local
-// destructors run before any exit handler (glibc's exit), so before those that LLVM registers
-// lazily during a compile, which an exit handler of ours cannot precede (event_tail.hpp).
-void holdThreadEndForVariantBuilds();
+// Returns once no build of split variants is under way: the end of an application thread waits
+// here (thread_end.hpp). No launch waits for a build (decision.cpp, holdsBuild), and an
+// application may exit as soon as its last wait returns, while a build still compiles.
+void waitForVariantBuilds();
 
 // Analyses `source` and makes the variants program, built at once on every slot when
 // HETERO_SPLIT_BUILD=eager, else when a launch first wants to split, or in the background from now

@@ -1,6 +1,6 @@
 // A launch that starts the build of its kernel's split variants runs whole and completes without
 // waiting for that build (auto mode: platform/split/decision.cpp, holdsBuild); the end of the
-// application waits for it instead (platform/split/variants.hpp, holdThreadEndForVariantBuilds),
+// application waits for it instead (platform/split/thread_end.hpp),
 // before any exit handler runs, those registered after the build started included (LLVM
 // registers some during a compile, and the compiler must not run on past them).
 //

@@ -23,7 +23,8 @@ COUNTERS = ("bytes_host_to_device", "bytes_device_to_host", "bytes_between_devic
             "work_groups_total", "work_groups_cpu", "ns_host_to_device", "ns_device_to_host",
             "pinned_bytes_allocated", "pinned_reuses", "host_copies_unpinned",
             "backend_kernel_args", "launches_split_nway") + tuple(f"work_groups_slot{s}" for s in range(8)) + (
-            "programs_from_kept_binaries", "merges_ahead", "variant_builds")
+            "programs_from_kept_binaries", "merges_ahead", "variant_builds", "split_chunks",
+            "chunks_refused_at_exit")
 
 
 def run(program, env):
