@@ -30,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-MODES = ["finish", "read", "wait", "release", "exit", "threads"]
+MODES = ["finish", "read", "wait", "release", "exit", "threads", "nowait"]
 
 
 def ctest_jobs(build, regex):
