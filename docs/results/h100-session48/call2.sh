@@ -11,6 +11,6 @@ b=/tmp/hetero-tests
 [ -e $b/icd/libHeteroOpenCL.so.1 ] || etc/gpu-builds.sh $b --tests nvidia:0,pocl:0 > $OUT/build-tests.txt 2>&1 || { tail -30 $OUT/build-tests.txt; exit 1; }
 echo "build after $((SECONDS - t0)) s"
 timeout $((${LIMIT_S:-560} - (SECONDS - t0))) ctest --test-dir $b -j4 --output-on-failure \
-  -R "^engine\.(auto-discrete|auto-history|completion|unwaited-build.*|fixed-cost.*)$|^host_copy\.split|^icd\.(split-1|split-2|two-slots)$|^stress\.exit-after" \
+  -R "^engine\.(auto-discrete|auto-history|completion|unwaited-build.*|fixed-cost.*)$|^host_copy\.split|^icd\.(split-1|split-2|two-slots)$|^stress\.(exit-after.*|split-at-exit)$" \
   > $OUT/ctest.txt 2>&1
 echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|\*\*\*|Test +#" $OUT/ctest.txt | tail -40
