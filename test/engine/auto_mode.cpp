@@ -115,12 +115,19 @@ TEST_CASE("auto mode: a long launch is tried split once it was timed, with exact
     setArg(spin, 1, roundsForLongLaunch(env, calibrate, n, local, rounds));
     const cl_ulong before = splitLaunches(env.platform);
     // Launch by launch, so the timing of one is in the history before the next is decided (timings
-    // are polled at most every 100 us: a few launches of slack).
-    for (int i = 0; i < 12; ++i) {
+    // are polled at most every 100 us: a few launches of slack). The launch that first wants a split
+    // starts the build of the variants, and launches run whole until it ends, without waiting for
+    // it (on a fresh H100 machine it outlasted twelve launches of 20 ms): up to twelve launches
+    // once a build ended, the first of which may find the variants built.
+    const cl_ulong buildsBefore = cltest::Counters::read(env.platform)[CL_HETERO_VARIANT_BUILDS];
+    int sinceBuilt = 0;
+    for (int i = 0; i < 400 && sinceBuilt < 12 && splitLaunches(env.platform) == before; ++i) {
+        if (cltest::Counters::read(env.platform)[CL_HETERO_VARIANT_BUILDS] > buildsBefore) ++sinceBuilt;
         rounds.push_back(rounds.back());
         REQUIRE(clEnqueueNDRangeKernel(env.queue, spin, 1, nullptr, &n, &local, 0, nullptr, nullptr) == CL_SUCCESS);
         REQUIRE(clFinish(env.queue) == CL_SUCCESS);
     }
+    INFO("launches since the variants were built: " << sinceBuilt);
     CHECK(splitLaunches(env.platform) > before);
     // Two slots of one device (engine.auto-one-device) gain nothing from each other: auto mode
     // splits such a launch as the GPU + CPU pair, never over them.
