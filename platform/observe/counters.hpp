@@ -32,7 +32,7 @@ enum Counter : unsigned {
     ProgramsFromKeptBinaries = WorkGroupsSlot0 + CL_HETERO_WORK_GROUPS_SLOTS,
     MergesAhead,             // of Merges, enqueued behind the GPU kernel while it still ran (discrete_split.cpp)
     VariantBuilds,           // builds of a program's split variants that ended (platform/split/variants.hpp)
-    SplitChunks,             // chunks the split engines enqueued on their internal queues (platform/split/exit_gate.hpp)
+    SplitChunks,             // chunks the split engines enqueued on a CPU slot (platform/split/exit_gate.hpp)
     ChunksRefusedAtExit,     // chunks not enqueued because the process was exiting
     kCount
 };

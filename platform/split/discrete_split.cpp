@@ -544,7 +544,7 @@ void runOnGpu(SplitRun& r, cl_command_queue gpuTransfer, uint64_t begin, uint64_
     HETERO_LOG(Info, "split %s: the GPU runs the CPU's share (work-groups %llu to %llu)", r.name.c_str(),
                (unsigned long long)begin, (unsigned long long)(end - 1));
     backend::Event done;
-    exit_gate::enqueue([&] { r.enqueueChunk(r.gpu, gpuTransfer, begin, end, 1, {}, done); }, done);
+    r.enqueueChunk(r.gpu, gpuTransfer, begin, end, 1, {}, done);
     const cl_int status = backend::waitFor(done.get());
     if (status != CL_SUCCESS) fail(status < 0 ? status : CL_OUT_OF_RESOURCES);
 }
@@ -603,9 +603,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
         try {
             runOnGpu(r, gpuTransfer, r.cpuFloor, sent);
         } catch (const Error& e) {
-            if (!exit_gate::closed())
-                HETERO_LOG(Error, "split launch of %s: the GPU could not run the CPU's share (%s)", r.name.c_str(),
-                           errorName(e.code));
+            HETERO_LOG(Error, "split launch of %s: the GPU could not run the CPU's share (%s)", r.name.c_str(),
+                       errorName(e.code));
             result = cpuFailed;
         }
     }

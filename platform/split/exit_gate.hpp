@@ -1,13 +1,15 @@
-// Kernels the split engines run on their internal queues (a CPU slot's chunks; a GPU slot's run of
-// a static share whose CPU side failed): none may run while the process exits. PoCL compiles a
-// kernel at its first run at a work-group size, in its worker threads, and the libraries' exit
-// handlers (PoCL's own, LLVM's) break that compile: a program that returned from main with split
-// launches in flight (two PoCL slots, HETERO_SPLIT=always, 256 launches after its last wait) ended
-// in SIGSEGV or SIGABRT, the compile in llvm::PMTopLevelManager::schedulePass (14 of 20 runs while
-// PoCL's kernel cache still filled on a loaded machine, 2 of 20 with the cache off).
-// From the exit on (closeAndDrain) such kernels are refused, so the engines' CPU side fails and
-// the GPU's result stands, and those enqueued before are waited for: an internal queue's commands
-// carry no wait lists (only that queue's earlier ones), so they end.
+// A CPU slot's chunks (the split engines run them on internal queues): none may run while the
+// process exits. PoCL compiles a kernel at its first run at a work-group size, in its worker
+// threads, and the libraries' exit handlers (PoCL's own, LLVM's) break that compile: a program
+// that returned from main with split launches in flight (two PoCL slots, HETERO_SPLIT=always, 256
+// launches after its last wait) ended in SIGSEGV or SIGABRT, the compile in
+// llvm::PMTopLevelManager::schedulePass (14 of 20 runs while PoCL's kernel cache still filled on a
+// loaded machine, 2 of 20 with the cache off). From the exit on (closeAndDrain) such chunks are
+// refused, and those enqueued before are waited for: an internal queue's commands carry no wait
+// lists (only that queue's earlier ones), so they end. A refusal fails no launch: the GPU side
+// does the work (a discrete split's result stands, or its GPU runs a static share the CPU did not
+// send; a unified split's GPU side takes the chunk over), so a main thread that ends by
+// pthread_exit while the process goes on only costs the CPU's help from then on.
 #pragma once
 
 #include "devices/backend_call.hpp"
@@ -16,7 +18,7 @@
 
 namespace hetero::exit_gate {
 
-// Runs `enqueue`, which enqueues kernels on an internal queue of one slot and leaves the last
+// Runs `enqueue`, which enqueues kernels on an internal queue of a CPU slot and leaves the last
 // one's event in `last`, unless the process exits: then throws Error(CL_OUT_OF_RESOURCES) without
 // running it. The exit waits for that last kernel's end, also where `enqueue` throws.
 void enqueue(const std::function<void()>& enqueue, backend::Event& last);

@@ -207,20 +207,25 @@ void runSide(UnifiedRun& r, Side side) {
             backend::Event last;  // the chunk's last sub-launch
             unsigned enqueued = 0;
             cl_int error = CL_SUCCESS;
+            // The CPU side's chunks pass the exit gate; the GPU side's take over what it refuses.
+            auto enqueueChunk = [&] {
+                std::lock_guard lock(r.variants->mutex);
+                KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
+                r.kernel->applyArgs(c.kernel, slot, r.args);
+                for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
+                    setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
+                    backend::Event e;
+                    check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
+                    last = std::move(e);  // releases the one before
+                    ++enqueued;
+                }
+                c.choice.ran(last.get());
+            };
             try {
-                exit_gate::enqueue([&] {
-                    std::lock_guard lock(r.variants->mutex);
-                    KernelVariants::LaneCommand c = r.variants->chunkOn(slot, queue);
-                    r.kernel->applyArgs(c.kernel, slot, r.args);
-                    for (const auto& sl : transform::chunkLaunches(r.range, begin, end)) {
-                        setVariantExtraArgs(c.kernel, numArgs, sl.extraArgs);
-                        backend::Event e;
-                        check(backend::enqueueKernel(queue, c.kernel, sl.dims, sl.offset, sl.global, sl.local, {}, e.receive()));
-                        last = std::move(e);  // releases the one before
-                        ++enqueued;
-                    }
-                    c.choice.ran(last.get());
-                }, last);
+                if (side == Cpu)
+                    exit_gate::enqueue(enqueueChunk, last);
+                else
+                    enqueueChunk();
             } catch (const Error& e) {
                 error = e.code;
             }

@@ -35,7 +35,7 @@ extern "C" {
 #define CL_HETERO_PROGRAMS_FROM_KEPT_BINARIES 24  /* backend builds that loaded a binary kept by an earlier build */
 #define CL_HETERO_MERGES_AHEAD              25  /* of MERGES, enqueued while the GPU kernel still ran */
 #define CL_HETERO_VARIANT_BUILDS            26  /* builds of a program's split variants that ended */
-#define CL_HETERO_SPLIT_CHUNKS              27  /* chunks the split engines enqueued on their internal queues */
+#define CL_HETERO_SPLIT_CHUNKS              27  /* chunks the split engines enqueued on a CPU slot */
 #define CL_HETERO_CHUNKS_REFUSED_AT_EXIT    28  /* of those, refused because the process was exiting */
 #define CL_HETERO_COUNTER_COUNT             29
 
