@@ -135,7 +135,9 @@ cl_command_queue Queue::backendQueue(unsigned slot) {
     if (!backend_[slot]) {
         const Slot& s = Device::instance()->slots()[slot];
         cl_int err = CL_SUCCESS;
-        backend::Queue made = backend::queue(context_->backend(slot), s.device, profiling() ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
+        // Profiled for the trace too, which draws split launches' kernels on the devices' clocks.
+        const bool profiled = profiling() || trace::enabled();
+        backend::Queue made = backend::queue(context_->backend(slot), s.device, profiled ? CL_QUEUE_PROFILING_ENABLE : 0, &err);
         if (!made) {
             HETERO_LOG(Error, "creating a queue on %s failed: %s", s.describe().c_str(), errorName(err));
             fail(CL_OUT_OF_RESOURCES);

@@ -11,6 +11,7 @@
 #include "platform/objects/memobj.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
+#include "platform/split/device_trace.hpp"
 #include "platform/split/exit_gate.hpp"
 #include "platform/split/chunk_deadline.hpp"
 #include "platform/split/config.hpp"
@@ -135,6 +136,8 @@ struct SplitRun : SplitLaunch {
     size_t migrationsDone = 0;            // by prepareCpuCopies; the rest run after the launch (gave up)
     std::shared_ptr<struct HeardAt> gpuReached;  // when the GPU queue got to the launch (history)
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
+    // With HETERO_TRACE: GPU commands not waited for, drawn on the device's clock with the kernel.
+    std::vector<std::pair<std::string, backend::Event>> tracedOnGpu;
     unsigned cpuUnits = 1;
 
     backend::Event gpuGate;               // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
@@ -187,6 +190,9 @@ struct SplitRun : SplitLaunch {
     Ahead ahead;
 
     void setLastOnCpu(backend::Event e) { lastOnCpu = std::move(e); }
+    void keepForTrace(std::string what, backend::Event e) {
+        if (e) tracedOnGpu.emplace_back(std::move(what), std::move(e));
+    }
 
     void openGpuGate() {
         if (!gpuGate) return;
@@ -346,7 +352,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         for (auto& t : r.targets) {
             trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(t.bytes) + " bytes (whole)");
             backend::withMapped(cpuQueue, t.onCpu, CL_MAP_READ, t.bytes, [&](unsigned char* p) {
-                check(backend::enqueueAndWait([&](cl_event* done) {
+                check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", [&](cl_event* done) {
                     return backend::enqueueWrite(gpuTransfer, t.recv, 0, t.bytes, p, {}, done);
                 }));
             });
@@ -366,10 +372,13 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
         // recv must equal orig wherever the CPU sent nothing: made so at the first send only, so
         // that a launch whose CPU sends nothing for an object copies nothing (same in-order queue).
-        if (!t.recvSet)
-            check(backend::enqueueCopy(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, {}, nullptr));
+        if (!t.recvSet) {
+            backend::Event copied;
+            check(backend::enqueueCopy(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, {}, trace::enabled() ? copied.receive() : nullptr));
+            r.keepForTrace("recv from orig", std::move(copied));
+        }
         t.recvSet = true;
-        check(backend::enqueueAndWait([&](cl_event* done) {
+        check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", [&](cl_event* done) {
             return backend::enqueueWrite(gpuTransfer, t.recv, range.first, range.second - range.first,
                                          t.sent.data() + range.first, {}, done);
         }));
@@ -498,6 +507,9 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         bool finished = backend::done(chunkDone.get());
         cl_int chunkStatus = CL_COMPLETE;
         backend::eventStatus(chunkDone.get(), &chunkStatus);
+        if (finished)
+            traceOnDeviceClock(r.cpu, {int(r.cpu), "CPU chunks (device clock)"}, r.name, chunkDone.get(),
+                               CL_PROFILING_COMMAND_START, chunkDone.get(), {trace::num("first_group", double(begin))});
         r.setLastOnCpu(std::move(chunkDone));  // left behind (below): the launch's tail waits for it
         if (finished && chunkStatus < 0) fail(chunkStatus);
         if (!finished) {
@@ -529,7 +541,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         // whose results have arrived.
         cl_uint lowest = static_cast<cl_uint>(begin);
         if (!fixedShare)
-            check(backend::enqueueAndWait([&](cl_event* done) {
+            check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "status word", [&](cl_event* done) {
                 return backend::enqueueWrite(gpuTransfer, r.status, sizeof(cl_uint), sizeof lowest, &lowest, {}, done);
             }));
         lastSendSeconds = splitClock() - sendFrom;
@@ -662,6 +674,11 @@ void runSides(std::shared_ptr<SplitRun> run) {
         counters::add(counters::BytesBetweenDevices, bytesMoved);
         trace::span({int(r.gpu), "abortable kernel"}, r.name, r.traceBegin, r.gpuSeenDone,
                     {trace::num("launch", r.launchId), trace::num("groups_skipped", double(r.groups - sent))});
+        traceOnDeviceClock(r.gpu, {int(r.gpu), "abortable kernel (device clock)"}, r.name, r.gpuDone.get(),
+                           CL_PROFILING_COMMAND_START, r.gpuDone.get(), {trace::num("launch", r.launchId)});
+        for (const auto& [what, e] : r.tracedOnGpu)
+            traceOnDeviceClock(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, what, e.get(), CL_PROFILING_COMMAND_START, e.get());
+        r.tracedOnGpu.clear();
         traceLaunch(r.name, int(r.gpu), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
                     {trace::num("chunks", double(chunkSizes.size())), trace::str("chunk_sizes", describeChunks(chunkSizes)),
                      trace::num("bytes", double(bytesMoved)), trace::str("memory", "discrete")});
@@ -740,6 +757,8 @@ void runSides(std::shared_ptr<SplitRun> run) {
     // they may be overwritten (a copy left stale above is brought from the GPU after userCpu).
     if (lastOnCpu) {
         backend::waitFor(lastOnCpu.get());
+        traceOnDeviceClock(cpuSlot, {int(cpuSlot), "CPU chunks (device clock)"}, "last command", lastOnCpu.get(),
+                           CL_PROFILING_COMMAND_START, lastOnCpu.get());
         lastOnCpu.reset();
     }
     backend::complete(userCpu, cpuStatus);
@@ -781,6 +800,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
     SplitResources& res = *r.resources;
     cl_context gpuContext = r.context->backend(r.gpu), cpuContext = r.context->backend(r.cpu);
     cl_command_queue gpuQueue = sub.backendQueue;
+    calibrateForTrace(*r.context, r.gpu);
+    calibrateForTrace(*r.context, r.cpu);
 
     // Lock every storage the launch touches and bring it to the GPU. The CPU copies are brought up
     // to date by the launch's thread, from GPU-side snapshots, so this thread never waits for them.

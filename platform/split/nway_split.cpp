@@ -6,7 +6,6 @@
 #include "merge/changed_span.hpp"
 #include "merge/merge.hpp"
 #include "platform/engine/queue.hpp"
-#include "platform/engine/backend_clock.hpp"
 #include "platform/engine/event.hpp"
 #include "platform/memory/discrete_storage.hpp"
 #include "platform/memory/pinned_pool.hpp"
@@ -14,6 +13,7 @@
 #include "platform/objects/platform.hpp"
 #include "platform/observe/trace.hpp"
 #include "platform/split/chaos.hpp"
+#include "platform/split/device_trace.hpp"
 #include "platform/split/launch_stats.hpp"
 #include "platform/split/resources.hpp"
 #include "platform/split/split_common.hpp"
@@ -218,19 +218,10 @@ struct NwayRun : SplitLaunch {
 };
 
 // With HETERO_TRACE: part `p`'s kernel as its device ran it, from the marker before it to its
-// last chunk's end, on the trace's clock (the split queues profile then, SplitResources::slot):
-// where the host sees only when each part is done.
+// last chunk's end.
 void traceOnDevice(const NwayRun::Part& p, cl_event done) {
-    cl_ulong start = 0, end = 0;
-    if (!p.kernelStarts || !done || !backend_clock::known(p.slot) ||
-        backend::profilingTime(p.kernelStarts.get(), CL_PROFILING_COMMAND_END, &start) != CL_SUCCESS ||
-        backend::profilingTime(done, CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS)
-        return;
-    const double nowUs = trace::now();
-    const double nowNs = double(hostNanoseconds());
-    auto onTrace = [&](cl_ulong deviceNs) { return nowUs - (nowNs - double(backend_clock::toHost(p.slot, deviceNs))) * 1e-3; };
-    trace::span({int(p.slot), "N-way kernels (device clock)"}, "part kernel", onTrace(start), onTrace(end),
-                {trace::num("work_groups", double(p.hi - p.lo))});
+    traceOnDeviceClock(p.slot, {int(p.slot), "N-way kernels (device clock)"}, "part kernel", p.kernelStarts.get(),
+                       CL_PROFILING_COMMAND_END, done, {trace::num("work_groups", double(p.hi - p.lo))});
 }
 
 // `bytes` of `from` (another slot's buffer, read on `fromQueue`) into `to` on the primary through a
@@ -726,10 +717,8 @@ cl_event submitNwaySplit(Submission& sub, Kernel& kernel, const std::vector<Kern
     SplitResources& res = *r.resources;
     const unsigned primary = r.primary();
     cl_context primaryContext = r.context->backend(primary);
-    if (trace::enabled())  // the other parts' kernels are drawn on their devices' clocks (traceOnDevice)
-        for (size_t i = 1; i < r.parts.size(); ++i)
-            backend_clock::calibrate(r.parts[i].slot, r.context->backend(r.parts[i].slot),
-                                     Device::instance()->slots()[r.parts[i].slot].device);
+    // The other parts' kernels are drawn on their devices' clocks (traceOnDevice).
+    for (size_t i = 1; i < r.parts.size(); ++i) calibrateForTrace(*r.context, r.parts[i].slot);
     cl_command_queue primaryQueue = sub.backendQueue;
 
     // Lock every storage the launch touches and make it current on every slot that takes part.

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Session 49 call 1 (GPU machine), this tree built with its tests on nvidia:0,pocl:0:
+# 1. engine.auto-discrete and engine.auto-history (4419501: the test now launches until twelve
+#    launches after the variants' build ended; not re-run on the GPU in session 48).
+# 2. Issue 16's cost 2 on the devices' clocks: syr2k STANDARD split adaptively at every launch
+#    (history off), traced, with the abortable kernel, the CPU's chunks and the sends drawn as the
+#    devices ran them (new "(device clock)" lanes); beside the static split at 0.02 and 0.05, the
+#    CPU idle (HETERO_TEST_SPLIT_CPU_IDLE), held and native, untraced, two rounds.
+set -uo pipefail
+source .device/env.sh
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+t0=$SECONDS
+b=/tmp/hetero-tests
+[ -e $b/icd/libHeteroOpenCL.so.1 ] || etc/gpu-builds.sh $b --tests nvidia:0,pocl:0 > $OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
+echo "build after $((SECONDS - t0)) s"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# 1.
+ctest --test-dir $b --output-on-failure -R "^engine\.(auto-discrete|auto-history)$" > $OUT/ctest.txt 2>&1
+echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|Passed" $OUT/ctest.txt | tail -5
+# 2.
+runs() { grep -E '^polybench run=' | sed -E 's/.*kernel_ms=([0-9.]+).*/\1/' | tr '\n' ' '; }
+lib=$(head -1 $b/vendors/hetero.icd); mkdir -p /tmp/v-new && echo $lib > /tmp/v-new/hetero.icd
+h() { env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=/tmp/v-new HETERO_CONFIG=/nonexistent HETERO_HISTORY_CACHE=off "$@"; }
+p="$b/bench/polybench-syr2k --size STANDARD --repeat 6 --no-check --each-run"
+for round in 1 2; do
+  echo "native-gpu $($p --platform NVIDIA --device gpu 2>&1 | runs)"
+  echo "held $(h HETERO_DEVICES=gpu $p --platform Hetero --device all 2>&1 | runs)"
+  h HETERO_LOG=info HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all > /tmp/always.txt 2>&1
+  echo "always $(runs < /tmp/always.txt)"; grep "split syr2k" /tmp/always.txt | sed -E "s/^.*split syr2k/    split/"
+  echo "always-cpu-idle $(h HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_TEST_SPLIT_CPU_IDLE=1 $p --platform Hetero --device all 2>&1 | runs)"
+  for s in 0.02 0.05; do
+    echo "static-$s $(h HETERO_CPU_SHARE=$s HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
+  done
+done > $OUT/idle-cpu.txt 2>&1
+echo "untimed part 2 after $((SECONDS - t0)) s"; grep -v "^    " $OUT/idle-cpu.txt
+for what in always static-0.02 always-cpu-idle; do
+  case $what in
+    always) knobs=(HETERO_SPLIT=always) ;;
+    static-0.02) knobs=(HETERO_CPU_SHARE=0.02) ;;
+    always-cpu-idle) knobs=(HETERO_SPLIT=always HETERO_TEST_SPLIT_CPU_IDLE=1) ;;
+  esac
+  echo "traced $what $(h "${knobs[@]}" HETERO_TRACE=/tmp/$what.json HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
+  python3 docs/results/h100-session49/timeline.py /tmp/$what.json syr2k > $OUT/timeline-$what.txt 2>&1
+  gzip -c /tmp/$what.json > /tmp/trace-$what.json.gz
+done > $OUT/traced.txt 2>&1
+tar -cf $OUT/traces.tar -C /tmp trace-always.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
+echo "part 2 after $((SECONDS - t0)) s"; cat $OUT/traced.txt; sed -n '/^launch 3/,/^launch 5/p' $OUT/timeline-always.txt | head -40
