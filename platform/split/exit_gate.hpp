@@ -8,8 +8,10 @@
 // refused, and those enqueued before are waited for: an internal queue's commands carry no wait
 // lists (only that queue's earlier ones), so they end. A refusal fails no launch: the GPU side
 // does the work (a discrete split's result stands, or its GPU runs a static share the CPU did not
-// send; a unified split's GPU side takes the chunk over), so a main thread that ends by
-// pthread_exit while the process goes on only costs the CPU's help from then on.
+// send; a unified split's GPU side takes the chunk over), so another thread that still launches
+// while the process exits only loses the CPU's help. (A main thread that ends by pthread_exit
+// closes nothing: glibc runs no thread_local destructor of the main thread then, and the process
+// goes on with the CPU helping: stress.split-after-main-ends-*.)
 #pragma once
 
 #include "devices/backend_call.hpp"

@@ -6,8 +6,9 @@
 // end waits for the builds of split variants under way (variants.hpp), and, where the thread is
 // the process's main thread (its end is the exit), closes the split engines' exit gate
 // (exit_gate.hpp). An exit from a thread that never called in has the exit handlers those
-// register as they start their work. (A main thread that ends by pthread_exit while the process
-// goes on closes the gate too: its splits' CPU sides stop from then on, and the GPUs do the work.)
+// register as they start their work. (A main thread that ends by pthread_exit runs no
+// thread_local destructor in glibc, so it closes nothing: the process goes on, the CPU helping;
+// stress.split-after-main-ends-*.)
 #pragma once
 
 namespace hetero {
