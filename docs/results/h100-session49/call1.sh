@@ -2,6 +2,7 @@
 # Session 49 call 1 (GPU machine), this tree built with its tests on nvidia:0,pocl:0:
 # 1. engine.auto-discrete and engine.auto-history (4419501: the test now launches until twelve
 #    launches after the variants' build ended; not re-run on the GPU in session 48).
+#    stress.split-after-main-ends-* (new).
 # 2. Issue 16's cost 2 on the devices' clocks: syr2k STANDARD split adaptively at every launch
 #    (history off), traced, with the abortable kernel, the CPU's chunks and the sends drawn as the
 #    devices ran them (new "(device clock)" lanes); beside the static split at 0.02 and 0.05, the
@@ -14,7 +15,7 @@ b=/tmp/hetero-tests
 [ -e $b/icd/libHeteroOpenCL.so.1 ] || etc/gpu-builds.sh $b --tests nvidia:0,pocl:0 > $OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 echo "build after $((SECONDS - t0)) s"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 # 1.
-ctest --test-dir $b --output-on-failure -R "^engine\.(auto-discrete|auto-history)$" > $OUT/ctest.txt 2>&1
+ctest --test-dir $b --output-on-failure -R "^engine\.(auto-discrete|auto-history)$|^stress\.split-after-main-ends" > $OUT/ctest.txt 2>&1
 echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|Passed" $OUT/ctest.txt | tail -5
 # 2.
 runs() { grep -E '^polybench run=' | sed -E 's/.*kernel_ms=([0-9.]+).*/\1/' | tr '\n' ' '; }
