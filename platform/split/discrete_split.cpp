@@ -122,6 +122,7 @@ struct SplitRun : SplitLaunch {
         cl_mem onGpu, onCpu, orig, recv;
         std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent); from the first chunk on
         bool recvSet = false;             // recv was made a copy of orig (at the first send): the CPU sent some
+        bool recvFilled = false;          // recv was made a copy of orig before the kernel (chaos::recvAtStart)
         bool withdrawn = false;           // its CPU copy is left stale instead of streamed back
     };
     std::vector<Target> targets;
@@ -372,7 +373,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
         // recv must equal orig wherever the CPU sent nothing: made so at the first send only, so
         // that a launch whose CPU sends nothing for an object copies nothing (same in-order queue).
-        if (!t.recvSet) {
+        if (!t.recvSet && !t.recvFilled) {
             backend::Event copied;
             check(backend::enqueueCopy(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, {}, trace::enabled() ? copied.receive() : nullptr));
             r.keepForTrace("recv from orig", std::move(copied));
@@ -852,6 +853,11 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         cl_event copied = nullptr;
         check(backend::enqueueCopy(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes, gpuWait, &copied));
         r.snapshots.push_back(copied);
+        if (chaos::recvAtStart()) {
+            check(backend::enqueueCopy(gpuQueue, t.onGpu, t.recv, 0, 0, t.bytes, gpuWait, &copied));
+            r.snapshots.push_back(copied);
+            t.recvFilled = true;
+        }
         if (isStale(w.storage) && w.storage->version() != 0)
             r.migrations.push_back({t.storage, t.onCpu, t.bytes, t.orig, false});
         r.targets.push_back(std::move(t));

@@ -6,7 +6,10 @@
 # 2. Issue 16's cost 2 on the devices' clocks: syr2k STANDARD split adaptively at every launch
 #    (history off), traced, with the abortable kernel, the CPU's chunks and the sends drawn as the
 #    devices ran them (new "(device clock)" lanes); beside the static split at 0.02 and 0.05, the
-#    CPU idle (HETERO_TEST_SPLIT_CPU_IDLE), held and native, untraced, two rounds.
+#    CPU idle (HETERO_TEST_SPLIT_CPU_IDLE), held and native, untraced, two rounds; and adaptive with
+#    the receive buffers copied before the kernel (HETERO_TEST_SPLIT_RECV_AT_START): session 48's
+#    sends ended at the same 7.9 ms into every launch, whenever they started, as if the copy that
+#    makes recv on the transfer queue waited for the running kernel.
 set -uo pipefail
 source .device/env.sh
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -27,21 +30,23 @@ for round in 1 2; do
   echo "held $(h HETERO_DEVICES=gpu $p --platform Hetero --device all 2>&1 | runs)"
   h HETERO_LOG=info HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all > /tmp/always.txt 2>&1
   echo "always $(runs < /tmp/always.txt)"; grep "split syr2k" /tmp/always.txt | sed -E "s/^.*split syr2k/    split/"
+  echo "always-recv-at-start $(h HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_TEST_SPLIT_RECV_AT_START=1 $p --platform Hetero --device all 2>&1 | runs)"
   echo "always-cpu-idle $(h HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_TEST_SPLIT_CPU_IDLE=1 $p --platform Hetero --device all 2>&1 | runs)"
   for s in 0.02 0.05; do
     echo "static-$s $(h HETERO_CPU_SHARE=$s HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
   done
 done > $OUT/idle-cpu.txt 2>&1
 echo "untimed part 2 after $((SECONDS - t0)) s"; grep -v "^    " $OUT/idle-cpu.txt
-for what in always static-0.02 always-cpu-idle; do
+for what in always always-recv-at-start static-0.02 always-cpu-idle; do
   case $what in
     always) knobs=(HETERO_SPLIT=always) ;;
     static-0.02) knobs=(HETERO_CPU_SHARE=0.02) ;;
     always-cpu-idle) knobs=(HETERO_SPLIT=always HETERO_TEST_SPLIT_CPU_IDLE=1) ;;
+    always-recv-at-start) knobs=(HETERO_SPLIT=always HETERO_TEST_SPLIT_RECV_AT_START=1) ;;
   esac
   echo "traced $what $(h "${knobs[@]}" HETERO_TRACE=/tmp/$what.json HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
-  python3 docs/results/h100-session49/timeline.py /tmp/$what.json syr2k > $OUT/timeline-$what.txt 2>&1
+  { echo "=== $what"; python3 docs/results/h100-session49/timeline.py /tmp/$what.json syr2k; } >> $OUT/timelines.txt 2>&1
   gzip -c /tmp/$what.json > /tmp/trace-$what.json.gz
 done > $OUT/traced.txt 2>&1
-tar -cf $OUT/traces.tar -C /tmp trace-always.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
-echo "part 2 after $((SECONDS - t0)) s"; cat $OUT/traced.txt; sed -n '/^launch 3/,/^launch 5/p' $OUT/timeline-always.txt | head -40
+tar -cf $OUT/traces.tar -C /tmp trace-always.json.gz trace-always-recv-at-start.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
+echo "part 2 after $((SECONDS - t0)) s"; cat $OUT/traced.txt; grep -E "^===|^launch [34]|device clock" $OUT/timelines.txt | head -80
