@@ -50,3 +50,31 @@ for what in always always-recv-at-start static-0.02 always-cpu-idle; do
 done > $OUT/traced.txt 2>&1
 tar -cf $OUT/traces.tar -C /tmp trace-always.json.gz trace-always-recv-at-start.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
 echo "part 2 after $((SECONDS - t0)) s"; cat $OUT/traced.txt; grep -E "^===|^launch [34]|device clock" $OUT/timelines.txt | head -80
+# 3. The first launches of a process (issue 15): first_launch.cpp (3mm MINI, per-call times) after
+#    no warm-up, a marker, or another kernel's launch; native GPU, held to the GPU and default
+#    (a cache directory its first process fills), twelve processes each, interleaved.
+if [ $((SECONDS - t0)) -lt 420 ]; then
+  g++ -O2 -std=c++17 -DCL_TARGET_OPENCL_VERSION=300 -w -I bench/common -o /tmp/first_launch docs/results/h100-session49/first_launch.cpp -lOpenCL
+  rm -rf /tmp/xdg-fl && mkdir -p /tmp/xdg-fl
+  hd() { env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=/tmp/v-new HETERO_CONFIG=/nonexistent XDG_CACHE_HOME=/tmp/xdg-fl "$@"; }
+  for i in $(seq 12); do
+    for warm in none marker noop; do
+      WARM=$warm /tmp/first_launch --platform NVIDIA --device gpu --repeat 2 | sed "s/^/native /"
+      hd HETERO_DEVICES=gpu WARM=$warm /tmp/first_launch --platform Hetero --device all --repeat 2 | sed "s/^/held /"
+      hd WARM=$warm /tmp/first_launch --platform Hetero --device all --repeat 2 | sed "s/^/default /"
+    done
+    [ $((SECONDS - t0)) -lt 560 ] || break
+  done > /tmp/first-launch.txt 2>&1
+  python3 - /tmp/first-launch.txt > $OUT/first-launch.txt <<'PY'
+import re, sys, statistics as st
+d = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"(\w+) warm=(\w+) run=(\d) e1=(\S+) e2=(\S+) e3=(\S+) fin=(\S+) kernel=(\S+)", line)
+    if m: d.setdefault((m[1], m[2], m[3]), []).append([float(x) for x in m.groups()[3:]])
+print("config warm run n | median us: e1 e2 e3 fin kernel")
+for k in sorted(d):
+    v = d[k]
+    print(*k, len(v), "|", *("%.1f" % st.median(x[i] for x in v) for i in range(5)))
+PY
+  echo "part 3 after $((SECONDS - t0)) s"; cat $OUT/first-launch.txt
+fi
