@@ -16,9 +16,7 @@
 //           the join returns.
 // Prints PASS when every check held; any failed check exits with status 1.
 #define CL_TARGET_OPENCL_VERSION 300
-#include "plain_cl.hpp"
-
-#include <CL/cl_ext_hetero.h>
+#include "plain_counters.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -37,27 +35,16 @@ __kernel void triple(__global int* out, __global const int* in) {
 
 constexpr size_t kItems = 1 << 16;
 
-void fail(const char* what) {
-    std::fprintf(stderr, "FAIL: %s\n", what);
-    std::fflush(stderr);
-    std::_Exit(1);
-}
-
-cl_platform_id platform = nullptr;
-clGetHeteroCountersEXT_fn countersFn = nullptr;
+using plaincl::fail;
+const plaincl::Counters* counters = nullptr;  // the process's to its end (read by an exit handler)
 cl_ulong buildsBefore = 0;
 
-cl_ulong variantBuilds() {
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    PLAIN_CL_CHECK(countersFn(platform, CL_HETERO_COUNTER_COUNT, v, nullptr));
-    return v[CL_HETERO_VARIANT_BUILDS];
-}
+cl_ulong variantBuilds() { return (*counters)[CL_HETERO_VARIANT_BUILDS]; }
 
 cl_device_id heteroDevice() {
+    cl_platform_id platform = nullptr;
     cl_device_id d = plaincl::heteroDevice(platform);
-    countersFn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-    if (!countersFn) fail("no clGetHeteroCountersEXT");
+    counters = new plaincl::Counters(platform);
     return d;
 }
 

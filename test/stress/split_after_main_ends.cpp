@@ -11,9 +11,7 @@
 // ends the process with exit(0) from its own thread, as a program may. Prints PASS; a failed
 // check exits with status 1, a failed call with status 2.
 #define CL_TARGET_OPENCL_VERSION 300
-#include "plain_cl.hpp"
-
-#include <CL/cl_ext_hetero.h>
+#include "plain_counters.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -40,23 +38,13 @@ __kernel void scramble(__global uint* out, uint salt, int rounds) {
 constexpr size_t kItems = 1 << 14;
 constexpr int kRounds = 2000;
 
-cl_platform_id platform = nullptr;
-clGetHeteroCountersEXT_fn countersFn = nullptr;
+using plaincl::fail;
+const plaincl::Counters* counters = nullptr;  // the process's to its end (read by the worker after main ended)
 cl_command_queue queue = nullptr;
 cl_kernel kernel = nullptr;
 cl_mem out = nullptr;
 
-cl_ulong counter(int index) {
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    PLAIN_CL_CHECK(countersFn(platform, CL_HETERO_COUNTER_COUNT, v, nullptr));
-    return v[index];
-}
-
-void fail(const char* what) {
-    std::fprintf(stderr, "FAIL: %s\n", what);
-    std::fflush(stderr);
-    std::_Exit(1);
-}
+cl_ulong counter(int index) { return (*counters)[index]; }
 
 cl_ulong splitLaunches() {
     return counter(CL_HETERO_LAUNCHES_SPLIT_DISCRETE) + counter(CL_HETERO_LAUNCHES_SPLIT_UNIFIED);
@@ -115,10 +103,9 @@ void worker() {
 }  // namespace
 
 int main() {
+    cl_platform_id platform = nullptr;
     cl_device_id device = plaincl::heteroDevice(platform);
-    countersFn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-    if (!countersFn) fail("no clGetHeteroCountersEXT");
+    counters = new plaincl::Counters(platform);
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     PLAIN_CL_CHECK(err);

@@ -12,9 +12,7 @@
 // unchanged over 300 ms) and that the running launch's CPU side was refused one
 // (CL_HETERO_CHUNKS_REFUSED_AT_EXIT, waited for up to 60 s). Prints PASS; a failed check exits with status 1.
 #define CL_TARGET_OPENCL_VERSION 300
-#include "plain_cl.hpp"
-
-#include <CL/cl_ext_hetero.h>
+#include "plain_counters.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -35,20 +33,9 @@ __kernel void spin(__global float* out, int rounds) {
 
 constexpr size_t kItems = 1 << 16;
 
-cl_platform_id platform = nullptr;
-clGetHeteroCountersEXT_fn countersFn = nullptr;
-
-cl_ulong counter(int index) {
-    cl_ulong v[CL_HETERO_COUNTER_COUNT] = {};
-    PLAIN_CL_CHECK(countersFn(platform, CL_HETERO_COUNTER_COUNT, v, nullptr));
-    return v[index];
-}
-
-void fail(const char* what) {
-    std::fprintf(stderr, "FAIL: %s\n", what);
-    std::fflush(stderr);
-    std::_Exit(1);
-}
+using plaincl::fail;
+const plaincl::Counters* counters = nullptr;  // the process's to its end (read by an exit handler)
+cl_ulong counter(int index) { return (*counters)[index]; }
 
 void noChunkAfterTheExit() {
     const cl_ulong chunks = counter(CL_HETERO_SPLIT_CHUNKS);
@@ -66,10 +53,9 @@ void noChunkAfterTheExit() {
 }  // namespace
 
 int main() {
+    cl_platform_id platform = nullptr;
     cl_device_id device = plaincl::heteroDevice(platform);
-    countersFn = reinterpret_cast<clGetHeteroCountersEXT_fn>(
-        clGetExtensionFunctionAddressForPlatform(platform, "clGetHeteroCountersEXT"));
-    if (!countersFn) fail("no clGetHeteroCountersEXT");
+    counters = new plaincl::Counters(platform);
     cl_int err = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
     PLAIN_CL_CHECK(err);
