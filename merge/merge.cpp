@@ -195,7 +195,7 @@ unsigned combine(cl_command_queue queue, KernelSet& kernels, const std::vector<T
         }
         if (enqueued) waitList.clear();
         if (t.copyBack) {
-            check(backend::enqueueCopy(queue, t.gpu, t.cpu, t.first, t.first, t.bytes, waitList, last ? e.receive() : nullptr));
+            check(backend::enqueueCopy(queue, t.gpu, t.cpu, 0, 0, t.objectBytes, waitList, last ? e.receive() : nullptr));
             enqueued = true;
             waitList.clear();
         }

@@ -80,11 +80,14 @@ struct Target {
     cl_mem cpu;   // what the CPU sent (its results for the groups it completed)
     cl_mem orig;  // the contents before the launch
     size_t bytes, elementSize;
-    // The CPU sent something: `cpu` equals `orig` wherever it sent nothing. Without, `cpu` holds
-    // nothing, and the GPU's copy is the result (the CPU changed none of the object).
+    // The CPU sent something: `cpu` equals `orig` wherever it sent nothing within the range. Without,
+    // `cpu` holds nothing, and the GPU's copy is the result (the CPU changed none of the object).
     bool sent;
-    bool copyBack;  // the result is copied into `cpu` too, from where it streams back to the CPU
+    // The whole object's result is copied into `cpu` too ([0, objectBytes), whatever the range),
+    // from where it streams back to the CPU.
+    bool copyBack;
     size_t first = 0;  // the byte where [first, first + bytes) starts in all three buffers
+    size_t objectBytes = 0;  // with copyBack: the object's size
 };
 // How much of the launch the CPU completed (and sent before the GPU kernel ended).
 enum class CpuPart { None, Some, All };

@@ -3,6 +3,7 @@
 
 #include "devices/backend_commands.hpp"
 #include "devices/backend_objects.hpp"
+#include "merge/changed_span.hpp"
 #include "merge/diff.hpp"
 #include "merge/merge.hpp"
 #include "merge/stream_back.hpp"
@@ -120,8 +121,12 @@ struct SplitRun : SplitLaunch {
         DiscreteStorage* storage;
         size_t elementSize, bytes;
         cl_mem onGpu, onCpu, orig, recv;
-        std::vector<unsigned char> sent;  // what recv holds (the CPU's contents as last sent); from the first chunk on
-        bool recvSet = false;             // recv was made a copy of orig (at the first send): the CPU sent some
+        std::vector<unsigned char> sent;  // the CPU's contents as last sent (from the first chunk on): recv's within `held`
+        // The bytes of recv that hold what the CPU sent, and orig's contents between its sends: the
+        // merge's range. Empty: the CPU sent nothing of the object. recv is never copied whole from
+        // orig while the GPU kernel runs (an on-GPU copy there may wait for the kernel's groups).
+        merge::ByteRange held{0, 0};
+        bool recvSet() const { return held.second > held.first; }
         bool recvFilled = false;          // recv was made a copy of orig before the kernel (chaos::recvAtStart)
         bool withdrawn = false;           // its CPU copy is left stale instead of streamed back
     };
@@ -344,7 +349,8 @@ bool sendsWhole(const SplitRun& r) {
 // changed since the last send to the receive buffers (all of each, `whole`: sendsWhole); the status
 // word follows on the same queue.
 void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved, bool whole) {
-    // The receive buffers start as copies of the orig snapshots (another queue): never overtake them.
+    // What the launch's queue did before the kernel (the first status word, receive buffers made
+    // copies of orig under chaos::recvAtStart): never overtaken on the transfer queue.
     if (!r.snapshots.empty()) {
         backend::waitAll(r.snapshots);
         backend::releaseAll(r.snapshots);
@@ -357,7 +363,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
                     return backend::enqueueWrite(gpuTransfer, t.recv, 0, t.bytes, p, {}, done);
                 }));
             });
-            t.recvSet = true;
+            t.held = {0, t.bytes};
             bytesMoved += t.bytes;
         }
         return;
@@ -370,20 +376,38 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
                 copyInParallel(t.sent.data() + range.first, p + range.first, range.second - range.first);
         });
         if (range.second == range.first) continue;
-        trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(range.second - range.first) + " bytes");
-        // recv must equal orig wherever the CPU sent nothing: made so at the first send only, so
-        // that a launch whose CPU sends nothing for an object copies nothing (same in-order queue).
-        if (!t.recvSet && !t.recvFilled) {
-            backend::Event copied;
-            check(backend::enqueueCopy(gpuTransfer, t.orig, t.recv, 0, 0, t.bytes, {}, trace::enabled() ? copied.receive() : nullptr));
-            r.keepForTrace("recv from orig", std::move(copied));
+        // What recv holds grows to cover this range; `sent` (the CPU's contents, orig's where it
+        // wrote nothing) fills the bytes between. Written: the range and what the growth adds.
+        const bool recvWhole = t.recvFilled;
+        const merge::ByteRange grown = !t.recvSet() || recvWhole ? range
+                                       : merge::ByteRange{std::min(range.first, t.held.first), std::max(range.second, t.held.second)};
+        std::vector<merge::ByteRange> pieces{range};
+        if (t.recvSet() && !recvWhole) {
+            if (grown.first < t.held.first) pieces.push_back({grown.first, t.held.first});
+            if (t.held.second < grown.second) pieces.push_back({t.held.second, grown.second});
         }
-        t.recvSet = true;
-        check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", [&](cl_event* done) {
-            return backend::enqueueWrite(gpuTransfer, t.recv, range.first, range.second - range.first,
-                                         t.sent.data() + range.first, {}, done);
-        }));
-        bytesMoved += range.second - range.first;
+        std::sort(pieces.begin(), pieces.end());
+        std::vector<merge::ByteRange> writes;
+        for (const auto& piece : pieces)
+            if (!writes.empty() && piece.first <= writes.back().second)
+                writes.back().second = std::max(writes.back().second, piece.second);
+            else
+                writes.push_back(piece);
+        t.held = recvWhole ? merge::ByteRange{0, t.bytes} : grown;
+        size_t bytes = 0;
+        for (const auto& w : writes) bytes += w.second - w.first;
+        trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(bytes) + " bytes");
+        for (size_t i = 0; i < writes.size(); ++i) {
+            const auto [first, end] = writes[i];
+            const bool lastWrite = i + 1 == writes.size();
+            auto write = [&, first = first, end = end](cl_event* done) {
+                return backend::enqueueWrite(gpuTransfer, t.recv, first, end - first, t.sent.data() + first, {}, done);
+            };
+            // In order on the queue: only the last is waited for.
+            if (lastWrite) check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", write));
+            else check(write(nullptr));
+        }
+        bytesMoved += bytes;
     }
 }
 
@@ -396,7 +420,8 @@ merge::CpuPart cpuPart(const SplitRun& r, uint64_t sent) {
 std::vector<merge::Target> mergeTargets(const SplitRun& r, bool streamBack) {
     std::vector<merge::Target> targets;
     for (const auto& t : r.targets)
-        targets.push_back({t.onGpu, t.recv, t.orig, t.bytes, t.elementSize, t.recvSet, streamBack && !t.withdrawn});
+        targets.push_back({t.onGpu, t.recv, t.orig, t.held.second - t.held.first, t.elementSize, t.recvSet(),
+                           streamBack && !t.withdrawn, t.held.first, t.bytes});
     return targets;
 }
 
@@ -839,8 +864,8 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         r.snapshots.push_back(filled);  // released with the others
         r.migrations.push_back({&copiesOf(*w.storage), w.storage->backendMem(r.cpu), w.storage->bytes(), nullptr, false});
     }
-    // Snapshots: orig (pre-launch contents, for the merge); recv (what the CPU sends) becomes a copy
-    // of it at the CPU's first send, so a CPU side that sends nothing costs no second copy.
+    // Snapshots: orig (pre-launch contents, for the merge); recv receives what the CPU sends, only
+    // where it sends (Target::held), so a CPU side that sends little copies little.
     for (const auto& w : written) {
         SplitRun::Target t{&copiesOf(*w.storage),
                            w.elementSize,
