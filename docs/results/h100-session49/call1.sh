@@ -9,13 +9,16 @@
 #    CPU idle (HETERO_TEST_SPLIT_CPU_IDLE), held and native, untraced, two rounds; and adaptive with
 #    the receive buffers copied before the kernel (HETERO_TEST_SPLIT_RECV_AT_START): session 48's
 #    sends ended at the same 7.9 ms into every launch, whenever they started, as if the copy that
-#    makes recv on the transfer queue waited for the running kernel.
+#    makes recv on the transfer queue waited for the running kernel. Base (.base, main 1025d0e:
+#    recv copied whole from orig at the CPU's first send) against this tree (b36aef2: recv holds
+#    only the span the CPU sent, no copy), interleaved.
 set -uo pipefail
 source .device/env.sh
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 t0=$SECONDS
-b=/tmp/hetero-tests
-[ -e $b/icd/libHeteroOpenCL.so.1 ] || etc/gpu-builds.sh $b --tests nvidia:0,pocl:0 > $OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
+b=/tmp/hetero-tests p0=/tmp/hetero-base
+[ -e $b/icd/libHeteroOpenCL.so.1 ] && [ -e $p0/icd/libHeteroOpenCL.so.1 ] ||
+  etc/gpu-builds.sh $b --tests nvidia:0,pocl:0 $p0=.base > $OUT/build.txt 2>&1 || { tail -30 $OUT/build.txt; exit 1; }
 echo "build after $((SECONDS - t0)) s"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 # 1.
 ctest --test-dir $b --output-on-failure -R "^engine\.(auto-discrete|auto-history)$|^stress\.split-after-main-ends" > $OUT/ctest.txt 2>&1
@@ -24,10 +27,14 @@ echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|Passe
 runs() { grep -E '^polybench run=' | sed -E 's/.*kernel_ms=([0-9.]+).*/\1/' | tr '\n' ' '; }
 lib=$(head -1 $b/vendors/hetero.icd); mkdir -p /tmp/v-new && echo $lib > /tmp/v-new/hetero.icd
 h() { env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=/tmp/v-new HETERO_CONFIG=/nonexistent HETERO_HISTORY_CACHE=off "$@"; }
+lib0=$(ls $p0/icd/libHeteroOpenCL.so.*.*.* | head -1); mkdir -p /tmp/v-base && echo $lib0 > /tmp/v-base/hetero.icd
+h0() { env OCL_ICD_FILENAMES=$lib0 OCL_ICD_VENDORS=/tmp/v-base HETERO_CONFIG=/nonexistent HETERO_HISTORY_CACHE=off "$@"; }
 p="$b/bench/polybench-syr2k --size STANDARD --repeat 6 --no-check --each-run"
 for round in 1 2; do
   echo "native-gpu $($p --platform NVIDIA --device gpu 2>&1 | runs)"
   echo "held $(h HETERO_DEVICES=gpu $p --platform Hetero --device all 2>&1 | runs)"
+  h0 HETERO_LOG=info HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all > /tmp/always.txt 2>&1
+  echo "base-always $(runs < /tmp/always.txt)"; grep "split syr2k" /tmp/always.txt | sed -E "s/^.*split syr2k/    split/"
   h HETERO_LOG=info HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all > /tmp/always.txt 2>&1
   echo "always $(runs < /tmp/always.txt)"; grep "split syr2k" /tmp/always.txt | sed -E "s/^.*split syr2k/    split/"
   echo "always-recv-at-start $(h HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager HETERO_TEST_SPLIT_RECV_AT_START=1 $p --platform Hetero --device all 2>&1 | runs)"
@@ -37,18 +44,20 @@ for round in 1 2; do
   done
 done > $OUT/idle-cpu.txt 2>&1
 echo "untimed part 2 after $((SECONDS - t0)) s"; grep -v "^    " $OUT/idle-cpu.txt
-for what in always always-recv-at-start static-0.02 always-cpu-idle; do
+for what in base-always always always-recv-at-start static-0.02 always-cpu-idle; do
+  run=h
   case $what in
+    base-always) knobs=(HETERO_SPLIT=always); run=h0 ;;
     always) knobs=(HETERO_SPLIT=always) ;;
     static-0.02) knobs=(HETERO_CPU_SHARE=0.02) ;;
     always-cpu-idle) knobs=(HETERO_SPLIT=always HETERO_TEST_SPLIT_CPU_IDLE=1) ;;
     always-recv-at-start) knobs=(HETERO_SPLIT=always HETERO_TEST_SPLIT_RECV_AT_START=1) ;;
   esac
-  echo "traced $what $(h "${knobs[@]}" HETERO_TRACE=/tmp/$what.json HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
+  echo "traced $what $($run "${knobs[@]}" HETERO_TRACE=/tmp/$what.json HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
   { echo "=== $what"; python3 docs/results/h100-session49/timeline.py /tmp/$what.json syr2k; } >> $OUT/timelines.txt 2>&1
   gzip -c /tmp/$what.json > /tmp/trace-$what.json.gz
 done > $OUT/traced.txt 2>&1
-tar -cf $OUT/traces.tar -C /tmp trace-always.json.gz trace-always-recv-at-start.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
+tar -cf $OUT/traces.tar -C /tmp trace-base-always.json.gz trace-always.json.gz trace-always-recv-at-start.json.gz trace-static-0.02.json.gz trace-always-cpu-idle.json.gz
 echo "part 2 after $((SECONDS - t0)) s"; cat $OUT/traced.txt; grep -E "^===|^launch [34]|device clock" $OUT/timelines.txt | head -80
 # 3. The first launches of a process (issue 15): first_launch.cpp (3mm MINI, per-call times) after
 #    no warm-up, a marker, or another kernel's launch; native GPU, held to the GPU and default
