@@ -229,7 +229,16 @@ struct SplitRun : SplitLaunch {
 
 
 
-// Wakes a thread waiting for one of several backend events (their completion callbacks notify it).
+// How often a split's thread asks whether the GPU kernel has ended while it waits for that or for
+// CPU work. The GPU's event is asked, not heard: NVIDIA's completion callbacks come milliseconds
+// late (backend_commands.cpp), and while one is pending a thread of NVIDIA's spins on a core that
+// the CPU's chunk could use. Asked every 2 ms, the host saw syr2k STANDARD's abortable kernel end
+// 2.2-4.7 ms after it did on the H100 (docs/results/h100-session49), the launch's time.
+constexpr auto kGpuPoll = std::chrono::microseconds(50);
+constexpr auto kCpuOnlyPoll = std::chrono::milliseconds(2);  // only CPU events, heard by callback
+
+// Wakes a thread waiting for one of several backend events: those it watches by their completion
+// callbacks, any other by asking `done()` again every `poll`.
 struct Wakeup {
     std::mutex mutex;
     std::condition_variable cv;
@@ -244,12 +253,12 @@ struct Wakeup {
             w->cv.notify_all();
         });
     }
-    // Until `done()` holds; the timeout only guards against a backend that never calls back.
-    // `done()` asks backends, so it runs without the mutex: a backend may run a callback inside the
-    // call that registers it (holding the view lock, view_lock.hpp), and that callback takes the
-    // mutex. A completion heard while `done()` ran is not lost: `heard` has moved on.
-    template <typename Done>
-    void waitUntil(Done done) {
+    // Until `done()` holds, asked again at least every `poll`. `done()` asks backends, so it runs
+    // without the mutex: a backend may run a callback inside the call that registers it (holding
+    // the view lock, view_lock.hpp), and that callback takes the mutex. A completion heard while
+    // `done()` ran is not lost: `heard` has moved on.
+    template <typename Done, typename Poll>
+    void waitUntil(Done done, Poll poll) {
         std::unique_lock lock(mutex);
         for (;;) {
             const unsigned seen = heard;
@@ -257,7 +266,7 @@ struct Wakeup {
             const bool finished = done();
             lock.lock();
             if (finished) return;
-            cv.wait_for(lock, std::chrono::milliseconds(2), [&] { return heard != seen; });
+            cv.wait_for(lock, poll, [&] { return heard != seen; });
         }
     }
 };
@@ -272,10 +281,9 @@ bool prepareCpuCopies(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
     if (mayGiveUp && chaos::giveUp()) return false;  // test knob: as if the GPU had ended first
     if (mayGiveUp && !r.cpuReady.empty()) {
         auto wakeup = std::make_shared<Wakeup>();
-        Wakeup::watch(wakeup, r.gpuDone.get());
         for (cl_event e : r.cpuReady) Wakeup::watch(wakeup, e);
         auto cpuCopiesFree = [&] { return std::all_of(r.cpuReady.begin(), r.cpuReady.end(), backend::done); };
-        wakeup->waitUntil([&] { return cpuCopiesFree() || backend::done(r.gpuDone.get()); });
+        wakeup->waitUntil([&] { return cpuCopiesFree() || backend::done(r.gpuDone.get()); }, kGpuPoll);
         if (!cpuCopiesFree()) return false;
     }
     backend::waitAll(r.cpuReady);
@@ -502,7 +510,6 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
                                 transform::groupSplitAllowed(*r.variants->analysis, r.range);
     double lastPerGroup = -1, lastSendSeconds = 0;
     auto wakeup = std::make_shared<Wakeup>();
-    if (!fixedShare) Wakeup::watch(wakeup, r.gpuDone.get());
     bool first = true;
     const bool whole = sendsWhole(r);
     while (next > r.cpuFloor && (fixedShare || !backend::done(r.gpuDone.get()))) {
@@ -529,7 +536,8 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         // late (H4) and the merge need not wait for it. It still runs on; whatever touches the CPU
         // copies next (the stream-back's map on the same in-order queue) waits for it.
         Wakeup::watch(wakeup, chunkDone.get());
-        wakeup->waitUntil([&] { return backend::done(chunkDone.get()) || (!fixedShare && backend::done(r.gpuDone.get())); });
+        wakeup->waitUntil([&] { return backend::done(chunkDone.get()) || (!fixedShare && backend::done(r.gpuDone.get())); },
+                          fixedShare ? std::chrono::microseconds(kCpuOnlyPoll) : kGpuPoll);
         bool finished = backend::done(chunkDone.get());
         cl_int chunkStatus = CL_COMPLETE;
         backend::eventStatus(chunkDone.get(), &chunkStatus);
