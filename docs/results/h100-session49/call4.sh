@@ -33,7 +33,7 @@ for which in base new; do
   python3 docs/results/h100-session49/timeline.py /tmp/t-$which.json syr2k | grep -E "^launch|abortable kernel  |left behind|merge"
 done > $OUT/traced.txt 2>&1
 cat $OUT/traced.txt | head -50
-timeout $((330 - (SECONDS - t0))) ctest --test-dir $b -j4 --output-on-failure \
-  -R "^engine\.(completion|unwaited-build.*)$|^host_copy\.split$|^stress\." \
+timeout $((200 - (SECONDS - t0))) ctest --test-dir $b -j4 --output-on-failure \
+  -R "^stress\.(split-at-exit|split-after-main-ends.*|exit-after.*)$" \
   > $OUT/ctest.txt 2>&1
 echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|\*\*\*" $OUT/ctest.txt | tail -20
