@@ -20,7 +20,7 @@ lib0=$(ls $p0/icd/libHeteroOpenCL.so.*.*.* | head -1); mkdir -p /tmp/v-base4 && 
 h() { env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=/tmp/v-new4 HETERO_CONFIG=/nonexistent HETERO_HISTORY_CACHE=off "$@"; }
 h0() { env OCL_ICD_FILENAMES=$lib0 OCL_ICD_VENDORS=/tmp/v-base4 HETERO_CONFIG=/nonexistent HETERO_HISTORY_CACHE=off "$@"; }
 p="$b/bench/polybench-syr2k --size STANDARD --repeat 6 --no-check --each-run"
-for round in 1 2 3 4; do
+for round in 1 2 3; do
   echo "native-gpu $($p --platform NVIDIA --device gpu 2>&1 | runs)"
   echo "held $(h HETERO_DEVICES=gpu $p --platform Hetero --device all 2>&1 | runs)"
   echo "base-always $(h0 HETERO_SPLIT=always HETERO_SPLIT_BUILD=eager $p --platform Hetero --device all 2>&1 | runs)"
@@ -33,7 +33,7 @@ for which in base new; do
   python3 docs/results/h100-session49/timeline.py /tmp/t-$which.json syr2k | grep -E "^launch|abortable kernel  |left behind|merge"
 done > $OUT/traced.txt 2>&1
 cat $OUT/traced.txt | head -50
-timeout $((200 - (SECONDS - t0))) ctest --test-dir $b -j4 --output-on-failure \
+timeout $((130 - (SECONDS - t0))) ctest --test-dir $b -j4 --output-on-failure \
   -R "^stress\.(split-at-exit|split-after-main-ends.*|exit-after.*)$" \
   > $OUT/ctest.txt 2>&1
 echo "ctest rc=$? after $((SECONDS - t0)) s"; grep -E "tests passed|Failed|\*\*\*" $OUT/ctest.txt | tail -20
