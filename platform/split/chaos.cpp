@@ -94,11 +94,6 @@ bool cpuIdle() {
     return on;
 }
 
-bool recvAtStart() {
-    static const bool on = everyKnob("HETERO_TEST_SPLIT_RECV_AT_START", "test_split_recv_at_start") > 0;
-    return on;
-}
-
 bool giveUp() {
     static const unsigned every = everyKnob("HETERO_TEST_SPLIT_GIVE_UP_EVERY", "test_split_give_up_every");
     static std::atomic<unsigned> launches{0};

@@ -44,9 +44,5 @@ bool gpuAfterCpu();
 // prepares its copies, then runs no chunk and waits for the GPU kernel, as when the GPU wins the
 // race: what such a split costs over the launch run whole is its fixed cost.
 bool cpuIdle();
-// HETERO_TEST_SPLIT_RECV_AT_START=1 (measurements only, docs/results/h100-session49): a discrete
-// split's receive buffers are made copies of the pre-launch contents before the GPU kernel, on its
-// queue, instead of on the transfer queue at the CPU's first send while the kernel runs.
-bool recvAtStart();
 
 }  // namespace hetero::chaos

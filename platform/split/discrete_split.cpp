@@ -127,7 +127,6 @@ struct SplitRun : SplitLaunch {
         // orig while the GPU kernel runs (an on-GPU copy there may wait for the kernel's groups).
         merge::ByteRange held{0, 0};
         bool recvSet() const { return held.second > held.first; }
-        bool recvFilled = false;          // recv was made a copy of orig before the kernel (chaos::recvAtStart)
         bool withdrawn = false;           // its CPU copy is left stale instead of streamed back
     };
     std::vector<Target> targets;
@@ -357,8 +356,8 @@ bool sendsWhole(const SplitRun& r) {
 // changed since the last send to the receive buffers (all of each, `whole`: sendsWhole); the status
 // word follows on the same queue.
 void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTransfer, size_t& bytesMoved, bool whole) {
-    // What the launch's queue did before the kernel (the first status word, receive buffers made
-    // copies of orig under chaos::recvAtStart): never overtaken on the transfer queue.
+    // What the launch's queue did before the kernel (the first status word): never overtaken on the
+    // transfer queue.
     if (!r.snapshots.empty()) {
         backend::waitAll(r.snapshots);
         backend::releaseAll(r.snapshots);
@@ -386,11 +385,10 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
         if (range.second == range.first) continue;
         // What recv holds grows to cover this range; `sent` (the CPU's contents, orig's where it
         // wrote nothing) fills the bytes between. Written: the range and what the growth adds.
-        const bool recvWhole = t.recvFilled;
-        const merge::ByteRange grown = !t.recvSet() || recvWhole ? range
-                                       : merge::ByteRange{std::min(range.first, t.held.first), std::max(range.second, t.held.second)};
+        const merge::ByteRange grown = !t.recvSet() ? range
+                                                    : merge::ByteRange{std::min(range.first, t.held.first), std::max(range.second, t.held.second)};
         std::vector<merge::ByteRange> pieces{range};
-        if (t.recvSet() && !recvWhole) {
+        if (t.recvSet()) {
             if (grown.first < t.held.first) pieces.push_back({grown.first, t.held.first});
             if (t.held.second < grown.second) pieces.push_back({t.held.second, grown.second});
         }
@@ -401,7 +399,7 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
                 writes.back().second = std::max(writes.back().second, piece.second);
             else
                 writes.push_back(piece);
-        t.held = recvWhole ? merge::ByteRange{0, t.bytes} : grown;
+        t.held = grown;
         size_t bytes = 0;
         for (const auto& w : writes) bytes += w.second - w.first;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(bytes) + " bytes");
@@ -894,11 +892,6 @@ cl_event submitSplit(Submission& sub, Kernel& kernel, const std::vector<KernelAr
         cl_event copied = nullptr;
         check(backend::enqueueCopy(gpuQueue, t.onGpu, t.orig, 0, 0, t.bytes, gpuWait, &copied));
         r.snapshots.push_back(copied);
-        if (chaos::recvAtStart()) {
-            check(backend::enqueueCopy(gpuQueue, t.onGpu, t.recv, 0, 0, t.bytes, gpuWait, &copied));
-            r.snapshots.push_back(copied);
-            t.recvFilled = true;
-        }
         if (isStale(w.storage) && w.storage->version() != 0)
             r.migrations.push_back({t.storage, t.onCpu, t.bytes, t.orig, false});
         r.targets.push_back(std::move(t));
