@@ -141,8 +141,6 @@ struct SplitRun : SplitLaunch {
     size_t migrationsDone = 0;            // by prepareCpuCopies; the rest run after the launch (gave up)
     std::shared_ptr<struct HeardAt> gpuReached;  // when the GPU queue got to the launch (history)
     double gpuSeenDone = 0;   // trace::now() when the GPU kernel was seen complete
-    // With HETERO_TRACE: GPU commands not waited for, drawn on the device's clock with the kernel.
-    std::vector<std::pair<std::string, backend::Event>> tracedOnGpu;
     unsigned cpuUnits = 1;
 
     backend::Event gpuGate;               // test knob (chaos::gpuAfterCpu): opened when the CPU side is done
@@ -195,9 +193,6 @@ struct SplitRun : SplitLaunch {
     Ahead ahead;
 
     void setLastOnCpu(backend::Event e) { lastOnCpu = std::move(e); }
-    void keepForTrace(std::string what, backend::Event e) {
-        if (e) tracedOnGpu.emplace_back(std::move(what), std::move(e));
-    }
 
     void openGpuGate() {
         if (!gpuGate) return;
@@ -383,36 +378,20 @@ void sendChunkResults(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue g
                 copyInParallel(t.sent.data() + range.first, p + range.first, range.second - range.first);
         });
         if (range.second == range.first) continue;
-        // What recv holds grows to cover this range; `sent` (the CPU's contents, orig's where it
-        // wrote nothing) fills the bytes between. Written: the range and what the growth adds.
-        const merge::ByteRange grown = !t.recvSet() ? range
-                                                    : merge::ByteRange{std::min(range.first, t.held.first), std::max(range.second, t.held.second)};
-        std::vector<merge::ByteRange> pieces{range};
-        if (t.recvSet()) {
-            if (grown.first < t.held.first) pieces.push_back({grown.first, t.held.first});
-            if (t.held.second < grown.second) pieces.push_back({t.held.second, grown.second});
-        }
-        std::sort(pieces.begin(), pieces.end());
-        std::vector<merge::ByteRange> writes;
-        for (const auto& piece : pieces)
-            if (!writes.empty() && piece.first <= writes.back().second)
-                writes.back().second = std::max(writes.back().second, piece.second);
-            else
-                writes.push_back(piece);
-        t.held = grown;
-        size_t bytes = 0;
-        for (const auto& w : writes) bytes += w.second - w.first;
+        // What recv holds grows to the hull of what it held and this range. Written from `sent`
+        // (the CPU's contents, orig's where it wrote nothing): the range, and the gap between it and
+        // what recv held, one contiguous piece either way.
+        const merge::ByteRange write = !t.recvSet() ? range
+                                                    : merge::ByteRange{std::min(range.first, t.held.second),
+                                                                       std::max(range.second, t.held.first)};
+        const size_t bytes = write.second - write.first;
         trace::Scope span({int(r.gpu), "CPU results in"}, "send " + std::to_string(bytes) + " bytes");
-        for (size_t i = 0; i < writes.size(); ++i) {
-            const auto [first, end] = writes[i];
-            const bool lastWrite = i + 1 == writes.size();
-            auto write = [&, first = first, end = end](cl_event* done) {
-                return backend::enqueueWrite(gpuTransfer, t.recv, first, end - first, t.sent.data() + first, {}, done);
-            };
-            // In order on the queue: only the last is waited for.
-            if (lastWrite) check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", write));
-            else check(write(nullptr));
-        }
+        check(enqueueAndWaitTraced(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, "write", [&](cl_event* done) {
+            return backend::enqueueWrite(gpuTransfer, t.recv, write.first, bytes, t.sent.data() + write.first, {}, done);
+        }));
+        // Only once written: a failed write leaves the merge's range as it was.
+        t.held = !t.recvSet() ? range
+                              : merge::ByteRange{std::min(range.first, t.held.first), std::max(range.second, t.held.second)};
         bytesMoved += bytes;
     }
 }
@@ -540,7 +519,7 @@ void runChunks(SplitRun& r, cl_command_queue cpuQueue, cl_command_queue gpuTrans
         cl_int chunkStatus = CL_COMPLETE;
         backend::eventStatus(chunkDone.get(), &chunkStatus);
         if (finished)
-            traceOnDeviceClock(r.cpu, {int(r.cpu), "CPU chunks (device clock)"}, r.name, chunkDone.get(),
+            traceOnDeviceClock(r.cpu, {int(r.cpu), "CPU chunks (device clock)"}, r.name + " (last sub-launch)", chunkDone.get(),
                                CL_PROFILING_COMMAND_START, chunkDone.get(), {trace::num("first_group", double(begin))});
         r.setLastOnCpu(std::move(chunkDone));  // left behind (below): the launch's tail waits for it
         if (finished && chunkStatus < 0) fail(chunkStatus);
@@ -711,9 +690,6 @@ void runSides(std::shared_ptr<SplitRun> run, Tail& tail) {
                     {trace::num("launch", r.launchId), trace::num("groups_skipped", double(r.groups - sent))});
         traceOnDeviceClock(r.gpu, {int(r.gpu), "abortable kernel (device clock)"}, r.name, r.gpuDone.get(),
                            CL_PROFILING_COMMAND_START, r.gpuDone.get(), {trace::num("launch", r.launchId)});
-        for (const auto& [what, e] : r.tracedOnGpu)
-            traceOnDeviceClock(r.gpu, {int(r.gpu), "CPU results in (device clock)"}, what, e.get(), CL_PROFILING_COMMAND_START, e.get());
-        r.tracedOnGpu.clear();
         traceLaunch(r.name, int(r.gpu), r.groups, cpuGroups, true, r.traceBegin, trace::now(),
                     {trace::num("chunks", double(chunkSizes.size())), trace::str("chunk_sizes", describeChunks(chunkSizes)),
                      trace::num("bytes", double(bytesMoved)), trace::str("memory", "discrete")});
