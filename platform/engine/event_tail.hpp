@@ -1,8 +1,8 @@
 // Work a command started that goes on after its backend event completes: a split launch's CPU
-// side (the stream-back of the merged result) and, under HETERO_SPLIT=always, the build of a
-// program's split variants that a launch started or met (platform/split/). Elsewhere such a build
-// holds the end of the application's threads instead (platform/split/thread_end.hpp), and a chunk
-// left running when the GPU ended first holds the exit (platform/split/exit_gate.hpp, Hold).
+// side (the chunk left running when the GPU ended first, the stream-back of the merged result)
+// and, under HETERO_SPLIT=always, the build of a program's split variants that a launch started
+// or met (platform/split/). Elsewhere such a build holds the end of the application's threads
+// instead (platform/split/thread_end.hpp).
 //
 // Commands chained on the backend event run at once (the GPU never waits for the CPU), but the
 // command itself, and every command that depends on it, counts as complete for the application

@@ -579,11 +579,8 @@ std::string describeChunks(const std::vector<uint64_t>& sizes) {
     return s.empty() ? "none" : s;
 }
 
-// The CPU side, the merge, the launch's backend event, then the stream-back. The launch completes
-// for the application when `tail` finishes: at the end, or as soon as only a chunk left behind
-// keeps this thread (then the exit waits for the rest, exit_gate::Hold).
-void runSides(std::shared_ptr<SplitRun> run, Tail& tail) {
-    exit_gate::Hold afterCompletion;  // first: it goes after everything below
+// The CPU side, the merge, the launch's backend event, then the stream-back.
+void runSides(std::shared_ptr<SplitRun> run) {
     SplitRun& r = *run;
     SplitResources& res = *r.resources;
     cl_command_queue cpuQueue = res.slot(r.cpu).queue.get();
@@ -766,11 +763,6 @@ void runSides(std::shared_ptr<SplitRun> run, Tail& tail) {
     // A chunk left behind (or a fill): still PoCL's work, and maybe its compiler's (a chunk's first
     // run at a work-group size compiles it). It writes CPU copies, so it ends before userCpu says
     // they may be overwritten (a copy left stale above is brought from the GPU after userCpu).
-    // The application need not wait for it: it sees the launch complete now (nothing it can do
-    // next reads the CPU copies before userCpu), and the exit waits for the rest of this thread.
-    // (syr2k STANDARD split at every launch on the H100: a chunk of 162 work-groups ran on for
-    // milliseconds after the GPU's end, docs/results/h100-session49.)
-    if (lastOnCpu && !backend::done(lastOnCpu.get()) && afterCompletion.take()) tail.finish();
     if (lastOnCpu) {
         backend::waitFor(lastOnCpu.get());
         traceOnDeviceClock(cpuSlot, {int(cpuSlot), "CPU chunks (device clock)"}, "last command", lastOnCpu.get(),
@@ -785,9 +777,9 @@ void runSides(std::shared_ptr<SplitRun> run, Tail& tail) {
 // The split launch's thread. The launch completes for the application when it ends (its tail).
 void runSplit(std::shared_ptr<SplitRun> run) {
     std::shared_ptr<Tail> tail = run->tail;
-    runSides(std::move(run), *tail);
+    runSides(std::move(run));
     --splitsInFlight;
-    tail->finish();  // last (unless runSides finished it, holding the exit): the application may exit then
+    tail->finish();  // last: once the application sees the launch complete it may exit
 }
 
 

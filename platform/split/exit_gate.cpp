@@ -34,17 +34,11 @@ void CL_CALLBACK ended(cl_event, cl_int, void*) { countDown(); }
 
 void closeAtExit() { closeAndDrain(); }
 
-// For an exit from a thread that never called in (thread_end.hpp covers the others); registered
-// after the backends were loaded, so that it runs before their exit handlers.
-void closeAtExitToo() {
-    static std::once_flag atExit;
-    std::call_once(atExit, [] { std::atexit(closeAtExit); });
-}
-
 }  // namespace
 
 void enqueue(const std::function<void()>& enqueue, backend::Event& last) {
-    closeAtExitToo();
+    static std::once_flag atExit;
+    std::call_once(atExit, [] { std::atexit(closeAtExit); });  // after the backends were loaded
     Gate& g = gate();
     {
         // Counted before the enqueue: a close from now on waits for it, even where the enqueue
@@ -72,21 +66,6 @@ void enqueue(const std::function<void()>& enqueue, backend::Event& last) {
         throw;
     }
     watch();
-}
-
-bool Hold::take() {
-    if (held_) return true;
-    closeAtExitToo();
-    Gate& g = gate();
-    std::lock_guard lock(g.mutex);
-    if (g.closed) return false;
-    ++g.running;
-    held_ = true;
-    return true;
-}
-
-Hold::~Hold() {
-    if (held_) countDown();
 }
 
 bool closed() {

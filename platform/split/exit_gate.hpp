@@ -28,24 +28,6 @@ void enqueue(const std::function<void()>& enqueue, backend::Event& last);
 // True once closed: a chunk refused then is the exit's doing, no failure to warn of.
 bool closed();
 
-// Work a split launch's thread does after the application saw the launch complete (waiting for
-// a chunk left behind, completing the event that says the CPU copies are current, letting go of
-// the backend objects it kept): the exit waits for it as for an admitted chunk, until the hold
-// goes. Declare it before everything that work uses, so that it goes last.
-class Hold {
-public:
-    Hold() = default;
-    Hold(const Hold&) = delete;
-    Hold& operator=(const Hold&) = delete;
-    ~Hold();
-    // Holds the exit back from now on; false, holding nothing, once the exit has begun (the work
-    // must then be over before the launch completes).
-    bool take();
-
-private:
-    bool held_ = false;
-};
-
 // From now on nothing more is enqueued; returns once what was is done. The exiting thread's end
 // calls it (thread_end.hpp), and an exit handler registered with the first enqueue (for an exit
 // from a thread that never called in).
